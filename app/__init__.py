@@ -1,0 +1,1 @@
+"""Hearts in the browser: rules engine, computer players and web table."""
