@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import replace
 from itertools import combinations
 from typing import TypeVar
 
@@ -21,7 +20,7 @@ from app.engine.options import FirstLead, LastTrickNoWinner, LeftoverTo, MoonSco
 from app.engine.rules import breaks_hearts, illegal_play_rule, trick_winner
 from app.engine.rules import legal_cards as _legal_cards
 from app.engine.scoring import HandScore, find_shooter, game_winners, score_hand
-from app.engine.state import GameHeader, GameState, HandResult, HandState, Phase, Trick
+from app.engine.state import GameHeader, GameState, HandResult, HandState, Phase, Trick, evolve
 from app.engine.table import (
     PassDirection,
     dealer_of_hand,
@@ -197,7 +196,7 @@ def _deal(state: GameState, deal: Deal) -> GameState:
         kitty_settled=not deal.kitty,
     )
     phase = Phase.PLAY if hold else Phase.PASS  # R4.5
-    return replace(state, phase=phase, hand=hand, moon_shooter=None)
+    return evolve(state, phase=phase, hand=hand, moon_shooter=None)
 
 
 def _first_leader(options: RuleOptions, hands: tuple[Hand, ...], dealer: int) -> int:
@@ -229,7 +228,7 @@ def _pass(state: GameState, action: Pass) -> GameState:
     passed = _set(hand.passed, action.seat, action.cards)
     hands = _set(hand.hands, action.seat, kept)
     if not all(p is not None for p in passed):
-        return replace(state, hand=replace(hand, passed=passed, hands=hands))
+        return evolve(state, hand=evolve(hand, passed=passed, hands=hands))
     # Everyone has committed: exchange all at once (R4.3).
     n = o.num_players
     new_hands = list(hands)
@@ -240,14 +239,14 @@ def _pass(state: GameState, action: Pass) -> GameState:
         received[target] = cards
         new_hands[target] = tuple(sorted(new_hands[target] + cards))
     final = tuple(new_hands)
-    exchanged = replace(
+    exchanged = evolve(
         hand,
         passed=passed,
         hands=final,
         received=tuple(received),
         leader=_first_leader(o, final, hand.dealer),
     )
-    return replace(state, phase=Phase.PLAY, hand=exchanged)
+    return evolve(state, phase=Phase.PLAY, hand=exchanged)
 
 
 # --- playing ----------------------------------------------------------------------------------
@@ -273,17 +272,17 @@ def _play(state: GameState, action: Play) -> GameState:
     is_discard = bool(hand.current) and played.suit is not hand.current[0][1].suit
     remaining = list(own)
     remaining.remove(played)
-    hand = replace(
+    hand = evolve(
         hand,
         hands=_set(hand.hands, seat, tuple(remaining)),
         current=(*hand.current, (seat, played)),
         hearts_broken=hand.hearts_broken or breaks_hearts(o, played, is_discard),
     )
     if len(hand.current) < o.num_players:
-        return replace(state, hand=hand)
+        return evolve(state, hand=hand)
     hand = _finish_trick(o, hand)
     if any(hand.hands):
-        return replace(state, hand=hand)
+        return evolve(state, hand=hand)
     return _score(state, hand, None)
 
 
@@ -320,7 +319,7 @@ def _finish_trick(o: RuleOptions, hand: HandState) -> HandState:
     else:  # R37.1: the cards wait for the next winner
         trick = Trick(number, hand.leader, plays, None, None, (), False)
         pot = tuple(sorted(pot + cards))
-    return replace(
+    return evolve(
         hand,
         tricks=(*hand.tricks, trick),
         current=(),
@@ -352,11 +351,11 @@ def _score(state: GameState, hand: HandState, choice: MoonScoring | None) -> Gam
     score = score_hand(o, hand.taken, hand.tricks_won, state.totals, choice)
     if score is None:
         shooter = find_shooter(o, hand.taken)
-        return replace(state, phase=Phase.MOON_CHOICE, hand=hand, moon_shooter=shooter)
+        return evolve(state, phase=Phase.MOON_CHOICE, hand=hand, moon_shooter=shooter)
     totals = tuple(t + p for t, p in zip(state.totals, score.points, strict=True))
     result = _result(o, hand, score, totals)
     winners = game_winners(o, totals)
-    return replace(
+    return evolve(
         state,
         phase=Phase.GAME_OVER if winners else Phase.DEAL,
         hand=hand,
