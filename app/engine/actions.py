@@ -34,13 +34,15 @@ def _card(value: Any) -> Card:
 
 
 def _hand(values: Any) -> Hand:
-    if isinstance(values, str) or not isinstance(values, Iterable):
+    if isinstance(values, str):
+        values = values.replace(",", " ").split()  # "QS AS KH" reads as three cards
+    if not isinstance(values, Iterable):
         raise InvalidActionError(f"expected a list of cards, not {values!r}")
     return tuple(sorted(_card(v) for v in values))
 
 
 CardLike = Card | str
-"""A card or its code; action constructors accept either."""
+"""A card or its code; action constructors accept either (and a string of codes for a list)."""
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -165,6 +167,13 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return action.to_json()
 
 
+def _json_list(value: Any) -> list[Any]:
+    """A JSON array, strictly (the JSON forms never write cards as one string)."""
+    if not isinstance(value, list):
+        raise InvalidActionError(f"expected a JSON array, not {value!r}")
+    return value
+
+
 def action_from_json(data: Any) -> Action:
     """Rebuild an action from its JSON form; anything malformed raises `InvalidActionError`."""
     if not isinstance(data, dict):
@@ -172,9 +181,10 @@ def action_from_json(data: Any) -> Action:
     kind = data.get("type")
     try:
         if kind == "deal":
-            return Deal(tuple(data["hands"]), data.get("kitty", ()))
+            hands = _json_list(data["hands"])
+            return Deal([_json_list(h) for h in hands], _json_list(data.get("kitty", [])))
         if kind == "pass":
-            return Pass(data["seat"], data["cards"])
+            return Pass(data["seat"], _json_list(data["cards"]))
         if kind == "play":
             return Play(data["seat"], data["card"])
         if kind == "moon":

@@ -1,0 +1,247 @@
+"""Hidden-card layouts consistent with a view (the Hard player's "imagined" deals).
+
+`sample_world(knowledge, rng)` deals the cards a seat has not seen to the places they can be:
+other seats' hands (each keeps its size, receives no card of a suit it showed void in, and holds
+the cards this seat passed it), the committed but unexchanged passes of other seats, and the face-
+down kitty. Two identical cards of Cancellation Hearts are handled as counts. `to_state` turns a
+world into a full `GameState` whose view for the seat equals the original view, which is the
+sampler's invariant (tested).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, deque
+from dataclasses import dataclass
+
+from app.bots.knowledge import Knowledge
+from app.engine import (
+    Card,
+    GameState,
+    Hand,
+    HandState,
+    PassDirection,
+    Phase,
+    Suit,
+    pass_target,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One possible layout of the hidden cards."""
+
+    hands: tuple[Hand, ...]
+    """Every seat's current hand (the viewing seat's own hand included)."""
+    kitty: Hand
+    passes: tuple[Hand | None, ...]
+    """Committed passes not yet exchanged (pass phase only); None where not committed."""
+
+
+@dataclass(slots=True)
+class _Slot:
+    """A place hidden cards go to: capacity and the suits and cards it may not take."""
+
+    capacity: int
+    banned_suits: frozenset[Suit]
+    banned_cards: frozenset[Card]
+
+    def accepts(self, c: Card) -> bool:
+        return c.suit not in self.banned_suits and c not in self.banned_cards
+
+
+class ImpossibleViewError(ValueError):
+    """No layout of the hidden cards is consistent with the view (a corrupt view)."""
+
+
+def sample_world(knowledge: Knowledge, rng: random.Random) -> World:
+    """A random layout of the hidden cards consistent with everything the seat knows."""
+    view = knowledge.view
+    n = view.num_players
+    me = view.seat
+    none: frozenset[Card] = frozenset()
+    slots: list[_Slot] = []
+    hand_slot: dict[int, int] = {}
+    pass_slot: dict[int, int] = {}
+    pool = Counter(knowledge.unseen)
+    for seat in range(n):
+        if seat == me:
+            continue
+        known = knowledge.known[seat]
+        pool.subtract(known)
+        hand_slot[seat] = len(slots)
+        size = view.hand_sizes[seat] - sum(known.values())
+        slots.append(_Slot(size, knowledge.voids[seat], knowledge.forbidden[seat]))
+        if view.phase is Phase.PASS and view.passes_committed[seat]:
+            pass_slot[seat] = len(slots)
+            slots.append(_Slot(view.options.pass_count, frozenset(), none))
+    kitty_slot = None
+    if view.kitty is None and view.kitty_size:
+        kitty_slot = len(slots)
+        slots.append(_Slot(view.kitty_size, frozenset(), none))
+    cards = sorted(pool.elements())
+    if any(k < 0 for k in pool.values()) or len(cards) != sum(s.capacity for s in slots):
+        raise ImpossibleViewError("the hidden cards do not fit the hidden places")
+    placed = _assign(cards, slots, rng)
+
+    hands: list[Hand] = []
+    for seat in range(n):
+        if seat == me:
+            hands.append(view.hand)
+        else:
+            hands.append(
+                tuple(sorted([*knowledge.known[seat].elements(), *placed[hand_slot[seat]]]))
+            )
+    passes = tuple(
+        tuple(sorted(placed[pass_slot[s]])) if s in pass_slot else None for s in range(n)
+    )
+    kitty = tuple(sorted(placed[kitty_slot])) if kitty_slot is not None else (view.kitty or ())
+    return World(tuple(hands), kitty, passes)
+
+
+def _assign(cards: list[Card], slots: list[_Slot], rng: random.Random) -> list[list[Card]]:
+    """Put every card in a slot that accepts it, filling each slot exactly.
+
+    Cards go in random order, most constrained first, each to an open slot chosen with weight
+    equal to its free room (a uniform deal when nothing is constrained). When every accepting slot
+    is full, an augmenting path moves cards along to make room, so a layout is found whenever one
+    exists.
+    """
+    order = cards[:]
+    rng.shuffle(order)
+    eligible = {c: [j for j, s in enumerate(slots) if s.accepts(c)] for c in set(order)}
+    order.sort(key=lambda c: len(eligible[c]))
+    room = [s.capacity for s in slots]
+    placed: list[list[Card]] = [[] for _ in slots]
+    for c in order:
+        open_slots = [j for j in eligible[c] if room[j] > 0]
+        if open_slots:
+            j = rng.choices(open_slots, weights=[room[j] for j in open_slots])[0]
+            placed[j].append(c)
+            room[j] -= 1
+            continue
+        if not _augment(c, eligible, placed, room, slots):
+            raise ImpossibleViewError(f"no place can take {c}")
+    return placed
+
+
+def _augment(
+    c: Card,
+    eligible: dict[Card, list[int]],
+    placed: list[list[Card]],
+    room: list[int],
+    slots: list[_Slot],
+) -> bool:
+    """Place `c` by moving cards along a chain of slots to one with room (BFS)."""
+    parent: dict[int, tuple[int, Card] | None] = dict.fromkeys(eligible[c])
+    queue = deque(eligible[c])
+    while queue:
+        j = queue.popleft()
+        if room[j] > 0:
+            # Walk back: each moved card leaves its slot for the next one in the chain.
+            room[j] -= 1
+            incoming = j
+            step = parent[j]
+            while step is not None:
+                source, moved = step
+                placed[source].remove(moved)
+                placed[incoming].append(moved)
+                incoming = source
+                step = parent[source]
+            placed[incoming].append(c)
+            return True
+        for moved in placed[j]:
+            for k in range(len(slots)):
+                if k not in parent and slots[k].accepts(moved):
+                    parent[k] = (j, moved)
+                    queue.append(k)
+    return False
+
+
+def to_state(knowledge: Knowledge, world: World) -> GameState:
+    """A full game state with `world`'s hidden cards whose view for the seat is the original.
+
+    Defined for the decisions a computer player makes: the pass and the play phases.
+    """
+    view = knowledge.view
+    if view.phase not in (Phase.PASS, Phase.PLAY):
+        raise ValueError("worlds are built for the pass and play phases only")
+    n = view.num_players
+    me = view.seat
+    direction = view.direction
+    holdings = [Counter(world.hands[s]) + Counter(knowledge.played_by[s]) for s in range(n)]
+    if view.phase is Phase.PASS:
+        passed: list[Hand | None] = list(world.passes)
+        passed[me] = view.passed
+        received: list[Hand] = [()] * n
+        dealt = [tuple(sorted(holdings[s].elements())) for s in range(n)]
+        for s, p in enumerate(passed):
+            if p is not None and s != me:
+                dealt[s] = tuple(sorted([*dealt[s], *p]))
+        dealt[me] = view.dealt
+        leader = view.dealer
+    elif direction is PassDirection.HOLD:
+        passed, received = [()] * n, [()] * n
+        dealt = [tuple(sorted(holdings[s].elements())) for s in range(n)]
+        leader = _leader(view.leader)
+    else:
+        received = [()] * n
+        assert view.received is not None and view.passed is not None
+        received[me] = view.received
+        received[pass_target(me, direction, n)] = view.passed
+        for s in range(n):
+            if s not in (me, pass_target(me, direction, n)):
+                # Any three of a seat's post-exchange cards can have come from its passer.
+                received[s] = tuple(sorted(holdings[s].elements()))[: view.options.pass_count]
+        passed = [received[pass_target(s, direction, n)] for s in range(n)]
+        dealt = []
+        for s in range(n):
+            pre = holdings[s] - Counter(received[s]) + Counter(passed[s] or ())
+            dealt.append(tuple(sorted(pre.elements())))
+        dealt[me] = view.dealt
+        leader = _leader(view.leader)
+
+    taken = [list(t) for t in knowledge.taken]
+    collector = view.kitty_collector
+    if collector is not None and collector != me:
+        taken[collector].extend(world.kitty)
+    tricks_won = [0] * n
+    for t in view.tricks:
+        if t.collector is not None:
+            tricks_won[t.collector] += 1
+    hand = HandState(
+        number=view.hand_number,
+        dealer=view.dealer,
+        direction=direction,
+        dealt=tuple(dealt),
+        kitty=world.kitty,
+        hands=world.hands,
+        passed=tuple(passed),
+        received=tuple(received),
+        tricks=view.tricks,
+        current=view.current,
+        leader=leader,
+        hearts_broken=view.hearts_broken,
+        pot=view.pot,
+        taken=tuple(tuple(sorted(t)) for t in taken),
+        tricks_won=tuple(tricks_won),
+        uncollected=(),
+        kitty_collector=collector,
+        kitty_settled=collector is not None or not world.kitty,
+    )
+    return GameState(
+        options=view.options,
+        first_dealer=(view.dealer - view.hand_number + 1) % n,
+        phase=view.phase,
+        hand=hand,
+        results=view.results,
+        totals=view.totals,
+        winners=view.winners,
+        moon_shooter=view.moon_shooter,
+    )
+
+
+def _leader(leader: int | None) -> int:
+    if leader is None:
+        raise ValueError("the view has no leader after the exchange")
+    return leader

@@ -1,0 +1,93 @@
+"""The Hard player's thinking time per decision, on one core.
+
+    python -m bench.think [--positions 200] [--table standard-4] [--seed 1]
+
+Positions come from games played by Medium players: passes, leads, follows (holding the led
+suit) and discards (void in it), a quarter of each. Forced plays (one legal card) are not
+counted: they take no thought. Each decision runs Hard with its default budget in this process.
+The last line reads `think: median X ms, p95 Y ms`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+
+from app.bots import Level, choose_action, decision_rng, hard
+from app.engine import GameState, Phase, PlayerView, apply, new_game, random_deal, to_act, view_for
+from bench.tables import parse_table
+
+KINDS = ("pass", "lead", "follow", "discard")
+
+
+def kind_of(view: PlayerView) -> str | None:
+    """Which kind of decision a view asks for; None for a forced play."""
+    if view.phase is Phase.PASS:
+        return "pass"
+    if len(view.legal) < 2:
+        return None
+    if not view.current:
+        return "lead"
+    led = view.current[0][1].suit
+    return "follow" if any(c.suit is led for c in view.hand) else "discard"
+
+
+def positions(table: str, wanted: int, seed: int) -> dict[str, list[PlayerView]]:
+    """Views of each kind from Medium games, `wanted / 4` of each."""
+    options = parse_table(table)
+    per_kind = max(1, wanted // len(KINDS))
+    found: dict[str, list[PlayerView]] = {k: [] for k in KINDS}
+    rng = random.Random(seed)
+    game = 0
+    state: GameState = new_game(options)
+    while any(len(v) < per_kind for v in found.values()):
+        if state.is_over:
+            game += 1
+            state = new_game(options)
+        if state.phase is Phase.DEAL:
+            state = apply(state, random_deal(options, rng))
+            continue
+        seat = to_act(state)[0]
+        view = view_for(state, seat)
+        kind = kind_of(view)
+        if kind is not None and len(found[kind]) < per_kind and rng.random() < 0.5:
+            found[kind].append(view)
+        state = apply(state, choose_action(view, Level.MEDIUM, decision_rng(game, 0, seat)))
+    return found
+
+
+def main() -> None:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--table", default="standard-4")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"python {platform.python_version()} on {platform.machine()}, one process, {args.table}")
+    found = positions(args.table, args.positions, args.seed)
+    times: dict[str, list[float]] = {k: [] for k in KINDS}
+    for kind, views in found.items():
+        for i, view in enumerate(views):
+            rng = decision_rng(args.seed, i, view.seat)
+            start = time.perf_counter()
+            if kind == "pass":
+                hard.choose_pass(view, rng)
+            else:
+                hard.choose_play(view, rng)
+            times[kind].append((time.perf_counter() - start) * 1000)
+    everything = sorted(t for ts in times.values() for t in ts)
+    for kind in KINDS:
+        ts = sorted(times[kind])
+        print(
+            f"{kind}: {len(ts)} positions, median {statistics.median(ts):.1f} ms, "
+            f"max {ts[-1]:.1f} ms"
+        )
+    p95 = everything[min(len(everything) - 1, int(0.95 * len(everything)))]
+    print(f"think: median {statistics.median(everything):.0f} ms, p95 {p95:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

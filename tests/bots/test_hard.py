@@ -1,0 +1,102 @@
+"""The Hard player: legal, reproducible, bounded by its budget, and sensible (BOT-06, BOT-09)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from app.bots import hard
+from app.engine import (
+    Phase,
+    Play,
+    PlayerView,
+    RuleOptions,
+    apply,
+    card,
+    new_game,
+    start_hand,
+    to_act,
+    view_for,
+)
+from tests.engine.helpers import E, N, S, W, random_step
+
+SMALL = hard.Budget(worlds=4, round_size=4, deadline_ms=1e9)
+
+TABLES = [
+    RuleOptions.standard(),
+    RuleOptions.standard(3),
+    RuleOptions.standard(5),
+    RuleOptions.standard(7),
+    RuleOptions.standard(omnibus=True, moon_scoring="auto"),
+    RuleOptions.standard(qs_breaks_hearts=True, lead_hearts_if_only_qs_and_hearts=True),
+    RuleOptions.cancellation(6),
+    RuleOptions.cancellation(8),
+    RuleOptions.cancellation(11),
+]
+
+
+@pytest.mark.parametrize("options", TABLES, ids=lambda o: f"{o.variant}-{o.num_players}")
+def test_hard_always_returns_a_legal_card(options: RuleOptions) -> None:
+    """BOT-09 on every table: a legal card at every play decision of random games."""
+    rng = random.Random(options.num_players)
+    decisions = 0
+    state = new_game(options)
+    while decisions < 150:
+        if state.is_over:
+            state = new_game(options)
+        if state.phase is Phase.PLAY:
+            seat = to_act(state)[0]
+            view = view_for(state, seat)
+            choice = hard.choose_play(view, random.Random(decisions), SMALL)
+            assert choice in view.legal
+            decisions += 1
+        state = random_step(state, rng)
+
+
+def test_same_view_and_seed_give_the_same_card() -> None:
+    """BOT-07: the default budget is deterministic for a view and a seed."""
+    rng = random.Random(4)
+    state = new_game(RuleOptions.standard())
+    checked = 0
+    while checked < 6:
+        if state.phase is Phase.PLAY:
+            view = view_for(state, to_act(state)[0])
+            if len(view.legal) > 2:
+                first = hard.choose_play(view, random.Random(99))
+                assert hard.choose_play(view, random.Random(99)) == first
+                checked += 1
+        state = random_step(state, rng)
+
+
+DEAL = [
+    "AC KC QC JC TC 9C 8C 7C 2D 3D 4D 5D 6D",
+    "QS 2S 3S 4S 5S 6S 7S 8S 9S 7D 8D 9D TD",
+    "2C 3C 4C 5C 6C JD QD KD AD 2H 3H 4H 5H",
+    "TS JS KS AS 6H 7H 8H 9H TH JH QH KH AH",
+]
+
+
+def west_void_in_clubs() -> PlayerView:
+    """Trick 2 of a hold hand: S leads KC and W, void in clubs, holds the queen of spades."""
+    state = start_hand(new_game(RuleOptions.standard(pass_cycle="none")), DEAL)
+    for seat, code in [(N, "2C"), (E, "TS"), (S, "AC"), (W, "7D"), (S, "KC")]:
+        state = apply(state, Play(seat, code))
+    return view_for(state, W)
+
+
+def test_deadline_stops_after_the_first_round() -> None:
+    """The budget's deadline bounds the thinking: with 0 ms only one round is played."""
+    view = west_void_in_clubs()
+    started = time.perf_counter()
+    scores = hard.evaluate(
+        view, random.Random(1), hard.Budget(worlds=100_000, round_size=4, deadline_ms=0)
+    )
+    assert time.perf_counter() - started < 2.0
+    assert set(scores) == set(view.legal)
+
+
+def test_hard_dumps_the_queen_when_void() -> None:
+    """§11.3 tip 8: void in the led suit, QS goes onto another player's trick."""
+    assert hard.choose_play(west_void_in_clubs(), random.Random(2)) == card("QS")

@@ -1,0 +1,122 @@
+"""The bots' private simulator agrees with the engine card for card (R9, R10, R36–R38, R11–R21)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from app.bots import simulator as sim
+from app.engine import (
+    Card,
+    MoonChoice,
+    Phase,
+    Play,
+    RuleOptions,
+    apply,
+    auto_moon_scoring,
+    legal_cards,
+    new_game,
+    random_deal,
+    raw_points,
+)
+from bench.simulator import deals_batch
+
+TABLES = {
+    "standard-4": RuleOptions.standard(),
+    "standard-3": RuleOptions.standard(3),
+    "standard-5": RuleOptions.standard(5),
+    "standard-7": RuleOptions.standard(7, first_lead="any_club"),
+    "omnibus": RuleOptions.standard(omnibus=True, omnibus_moon_requires_bonus=True),
+    "options": RuleOptions.standard(
+        qs_breaks_hearts=True,
+        hearts_broken_by="discard_only",
+        lead_hearts_if_only_qs_and_hearts=True,
+        qs_lead_requires_broken=True,
+        no_tricks_bonus=-5,
+        first_lead="left_of_dealer",
+    ),
+    "cancellation-6": RuleOptions.cancellation(6, no_points_first_trick=True),
+    "cancellation-9": RuleOptions.cancellation(9, moon_value=52),
+    "cancellation-11": RuleOptions.cancellation(
+        11, cancel_last_trick_no_winner="leader", cancel_leftover_to="last_trick_winner"
+    ),
+}
+
+
+@pytest.mark.parametrize("policy", [sim.random_policy, sim.heuristic_policy])
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_simulator_matches_engine_card_for_card(name: str, policy: sim.Policy) -> None:
+    """Every card the simulator plays is legal in the engine (same legal set), and every hand
+    ends with the engine's points (moons under `choice` scored by the `auto` rule, R12.5)."""
+    options = TABLES[name].replace(pass_cycle="none")
+    rng = random.Random(7)
+    deals = [random_deal(options, rng) for _ in range(60)]
+    batch = deals_batch(options, deals)
+    states = [apply(new_game(options), d) for d in deals]
+    np_rng = np.random.default_rng(7)
+    while not batch.is_over:
+        legal = sim.legal_mask(batch)
+        seats = batch.to_play()
+        chosen = policy(batch, legal, np_rng)
+        for i, before in enumerate(states):
+            expected = {c.index for c in legal_cards(before, int(seats[i]))}
+            assert set(np.flatnonzero(legal[i]).tolist()) == expected
+            state = apply(before, Play(int(seats[i]), Card.from_index(int(chosen[i]))))
+            if state.phase is Phase.MOON_CHOICE:
+                assert state.hand is not None and state.moon_shooter is not None
+                base = raw_points(options, state.hand.taken)
+                choice = auto_moon_scoring(options, base, state.moon_shooter, state.totals)
+                state = apply(state, MoonChoice(state.moon_shooter, choice))
+            states[i] = state
+        sim.play(batch, chosen)
+    points = sim.hand_points(batch, np.zeros((len(deals), options.num_players), dtype=np.int64))
+    for i, state in enumerate(states):
+        assert state.phase in (Phase.DEAL, Phase.GAME_OVER)
+        assert tuple(points[i].tolist()) == state.results[-1].points
+
+
+def test_repeat_copies_rows_in_order() -> None:
+    options = RuleOptions.standard()
+    batch = deals_batch(options, [random_deal(options, random.Random(s)) for s in range(3)])
+    repeated = batch.repeat(2)
+    assert repeated.size == 6
+    assert (repeated.hands[0] == batch.hands[0]).all() and (
+        repeated.hands[1] == batch.hands[0]
+    ).all()
+    assert (repeated.hands[2] == batch.hands[1]).all()
+    repeated.hands[0, 0, :] = 0
+    assert batch.hands[0, 0].sum() == 13
+
+
+@pytest.mark.parametrize(
+    ("scoring", "totals", "expected"),
+    [
+        ("add_to_others", (0, 0, 0, 0), (0, 26, 26, 26)),
+        ("subtract_from_self", (0, 0, 0, 0), (-26, 0, 0, 0)),
+        ("auto", (90, 60, 80, 85), (-26, 0, 0, 0)),  # adding would end the game, S not winning
+        ("auto", (10, 60, 20, 30), (0, 26, 26, 26)),
+        ("choice", (90, 60, 80, 85), (-26, 0, 0, 0)),  # a computer shooter answers with auto
+    ],
+)
+def test_moon_scoring_on_the_last_trick(
+    scoring: str, totals: tuple[int, ...], expected: tuple[int, ...]
+) -> None:
+    """R12.2–R12.6: S has every penalty card but AH and takes the last trick with it."""
+    options = RuleOptions.standard(moon_scoring=scoring)
+    rules = sim.Rules.of(options)
+    hands = sim.counts_of(options, [[Card.from_str("AH").index], [0], [1], [2]])[None]
+    batch = sim.new_batch(
+        rules,
+        hands.copy(),
+        leader=0,
+        trick=13,
+        broken=True,
+        points=np.array([[25, 0, 0, 0]]),
+        penalty=np.array([[13, 0, 0, 0]]),
+        tricks_won=np.array([[12, 0, 0, 0]]),
+    )
+    sim.play_out(batch, sim.random_policy, np.random.default_rng(0))
+    points = sim.hand_points(batch, np.array([totals]))
+    assert tuple(points[0].tolist()) == expected
