@@ -109,10 +109,23 @@ def _assign(cards: list[Card], slots: list[_Slot], rng: random.Random) -> list[l
     """
     order = cards[:]
     rng.shuffle(order)
-    eligible = {c: [j for j, s in enumerate(slots) if s.accepts(c)] for c in set(order)}
+    banned = set().union(*(s.banned_cards for s in slots))
+    by_suit = {
+        suit: [j for j, s in enumerate(slots) if suit not in s.banned_suits] for suit in Suit
+    }
+    eligible = {
+        c: [j for j, s in enumerate(slots) if s.accepts(c)] if c in banned else by_suit[c.suit]
+        for c in set(order)
+    }
     order.sort(key=lambda c: len(eligible[c]))
     room = [s.capacity for s in slots]
     placed: list[list[Card]] = [[] for _ in slots]
+    everywhere = len(slots)
+    free = [c for c in order if len(eligible[c]) == everywhere]
+    if free:
+        # Cards every slot accepts come last: dealing them one by one with weights equal to the
+        # free room is the same as cutting their (already shuffled) order into the free room.
+        order = order[: len(order) - len(free)]
     for c in order:
         open_slots = [j for j in eligible[c] if room[j] > 0]
         if open_slots:
@@ -122,6 +135,10 @@ def _assign(cards: list[Card], slots: list[_Slot], rng: random.Random) -> list[l
             continue
         if not _augment(c, eligible, placed, room, slots):
             raise ImpossibleViewError(f"no place can take {c}")
+    start = 0
+    for j, free_room in enumerate(room):
+        placed[j].extend(free[start : start + free_room])
+        start += free_room
     return placed
 
 

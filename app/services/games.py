@@ -1,0 +1,266 @@
+"""Use cases of a game: start it, take the player's action, let the computer players act, resume.
+
+A game is its stored action log; the state is rebuilt by replay (cached per process by game and
+version). Every change runs in one transaction that locks the game row and checks the version the
+player's page was rendered at, so a double click, a replayed request or a second tab can never
+apply an action twice. The web layer receives only the human seat's `PlayerView` (never the full
+state), so no page can show a hidden card.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from threading import Lock
+
+from sqlalchemy.orm import Session
+
+from app.bots import Level, choose_action, decision_rng
+from app.engine import (
+    Action,
+    ActionError,
+    Deal,
+    GameHeader,
+    GameState,
+    IllegalActionError,
+    Phase,
+    PlayerView,
+    RuleOptions,
+    apply,
+    replay,
+    seeded_deal,
+    to_act,
+    view_for,
+)
+from app.store import repository
+from app.store.models import Game, Player
+
+HUMAN = "human"
+HUMAN_SEAT = 0
+
+
+class GameNotFoundError(LookupError):
+    """No such game for this player (another player's game counts as missing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What a page may show of a game: the human seat's view and the game's settings."""
+
+    game_id: int
+    version: int
+    seats: tuple[str, ...]
+    """"human" or the level of each seat's computer player."""
+    fast_play: bool
+    status: str
+    view: PlayerView
+
+    @property
+    def computer_to_act(self) -> bool:
+        """Whether a computer player acts next (the page then asks the server to advance)."""
+        return any(self.seats[s] != HUMAN for s in self.view.to_act)
+
+    @property
+    def level(self) -> str:
+        """The level of the computer players (they all share one)."""
+        return next((s for s in self.seats if s != HUMAN), Level.MEDIUM.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an action was not applied, for the page: a message and the rule, if any."""
+
+    message: str
+    rule: str | None = None
+    stale: bool = False
+
+
+class ActionRefusedError(Exception):
+    """The action was not applied; the table is unchanged."""
+
+    def __init__(self, refusal: Refusal, table: Table) -> None:
+        super().__init__(refusal.message)
+        self.refusal = refusal
+        self.table = table
+
+
+# --- state cache ------------------------------------------------------------------------------
+
+_CACHE_SIZE = 256
+_cache: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+_cache_lock = Lock()
+
+
+def _cached(game: Game) -> GameState | None:
+    with _cache_lock:
+        state = _cache.get((game.id, game.version))
+        if state is not None:
+            _cache.move_to_end((game.id, game.version))
+        return state
+
+
+def _remember(game: Game, state: GameState) -> None:
+    with _cache_lock:
+        _cache[(game.id, game.version)] = state
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def _state(session: Session, game: Game) -> GameState:
+    state = _cached(game)
+    if state is None:
+        state = replay(GameHeader.from_json(game.header), repository.load_actions(session, game))
+        _remember(game, state)
+    return state
+
+
+def _table(game: Game, state: GameState) -> Table:
+    return Table(
+        game_id=game.id,
+        version=game.version,
+        seats=tuple(game.seats),
+        fast_play=game.fast_play,
+        status=game.status,
+        view=view_for(state, HUMAN_SEAT),
+    )
+
+
+# --- use cases --------------------------------------------------------------------------------
+
+Step = Callable[[Game, GameState], tuple[list[Action], GameState]]
+"""A change to a locked game: the actions to append and the state they lead to."""
+
+
+def start_game(
+    session: Session,
+    player: Player,
+    level: Level | str,
+    fast_play: bool,
+    options: RuleOptions | None = None,
+) -> int:
+    """Start a new game against computer players of `level`; the previous active game, if any,
+    is marked abandoned. The first hand is dealt and the computer players pass at once."""
+    level = Level(level)
+    options = options or RuleOptions.standard()
+    previous = repository.active_game(session, player)
+    if previous is not None:
+        repository.mark_abandoned(session, previous)
+    header = GameHeader(options, first_dealer=0)
+    seats = [HUMAN] + [level.value] * (options.num_players - 1)
+    game = repository.create_game(session, player, header, seats, secrets.randbits(62), fast_play)
+    session.flush()
+    state = replay(header, [])
+    actions, state = _plan(game, state, [_deal(game, state)])
+    repository.append_actions(session, game, actions, state)
+    _remember(game, state)
+    return game.id
+
+
+def table(session: Session, player: Player, game_id: int) -> Table:
+    """The table of one of the player's games."""
+    game = repository.get_game(session, game_id, player.id)
+    if game is None:
+        raise GameNotFoundError(game_id)
+    return _table(game, _state(session, game))
+
+
+def act(session: Session, player: Player, game_id: int, version: int, action: Action) -> Table:
+    """Apply the human's action if the page was current; then the computers' passes."""
+
+    def step(game: Game, state: GameState) -> tuple[list[Action], GameState]:
+        if HUMAN_SEAT not in to_act(state):
+            raise _Refused(Refusal("It is not your turn.", "R14.2"))
+        return _plan(game, state, [action])
+
+    return _change(session, player, game_id, version, step)
+
+
+def advance(session: Session, player: Player, game_id: int, version: int) -> Table:
+    """Let the computer player whose turn it is take one action (a no-op otherwise)."""
+
+    def step(game: Game, state: GameState) -> tuple[list[Action], GameState]:
+        seats = [s for s in to_act(state) if game.seats[s] != HUMAN]
+        if not seats:
+            return [], state
+        seat = seats[0]
+        rng = decision_rng(game.seed, game.version, seat)
+        return _plan(game, state, [choose_action(view_for(state, seat), game.seats[seat], rng)])
+
+    return _change(session, player, game_id, version, step)
+
+
+def next_hand(session: Session, player: Player, game_id: int, version: int) -> Table:
+    """Deal the next hand once the last one is scored (UI-11)."""
+
+    def step(game: Game, state: GameState) -> tuple[list[Action], GameState]:
+        if state.phase is not Phase.DEAL:
+            raise _Refused(Refusal("The hand is not over yet.", "R13.2"))
+        return _plan(game, state, [_deal(game, state)])
+
+    return _change(session, player, game_id, version, step)
+
+
+def active_game_id(session: Session, player: Player) -> int | None:
+    """The player's game in progress, if any (for "Continue")."""
+    game = repository.active_game(session, player)
+    return None if game is None else game.id
+
+
+# --- internals --------------------------------------------------------------------------------
+
+
+class _Refused(Exception):
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.message)
+        self.refusal = refusal
+
+
+def _change(session: Session, player: Player, game_id: int, version: int, step: Step) -> Table:
+    """Run `step` on the locked game if `version` is the one the page was rendered at."""
+    game = repository.lock_game(session, game_id, player.id)
+    if game is None:
+        raise GameNotFoundError(game_id)
+    state = _state(session, game)
+    if version != game.version:
+        refusal = Refusal("The table had moved on; here it is as it is now.", stale=True)
+        raise ActionRefusedError(refusal, _table(game, state))
+    try:
+        actions, new_state = step(game, state)
+    except _Refused as refused:
+        raise ActionRefusedError(refused.refusal, _table(game, state)) from None
+    except IllegalActionError as err:
+        raise ActionRefusedError(Refusal(err.message, err.rule), _table(game, state)) from None
+    except ActionError as err:
+        raise ActionRefusedError(Refusal(str(err)), _table(game, state)) from None
+    if actions:
+        repository.append_actions(session, game, actions, new_state)
+        _remember(game, new_state)
+    return _table(game, new_state)
+
+
+def _plan(game: Game, state: GameState, first: list[Action]) -> tuple[list[Action], GameState]:
+    """Apply `first` (validating it), then the computer players' passes, which need no pause
+    because every seat commits its pass at once (R4.3)."""
+    actions = list(first)
+    for action in first:
+        state = apply(state, action)
+    while state.phase is Phase.PASS:
+        bots = [s for s in to_act(state) if game.seats[s] != HUMAN]
+        if not bots:
+            break
+        seat = bots[0]
+        rng = decision_rng(game.seed, game.version + len(actions), seat)
+        action = choose_action(view_for(state, seat), game.seats[seat], rng)
+        actions.append(action)
+        state = apply(state, action)
+    return actions, state
+
+
+def _deal(game: Game, state: GameState) -> Deal:
+    """The next hand's deal, derived from the game's seed and the hand number."""
+    number = state.hand_number + 1
+    digest = hashlib.sha256(f"hearts-deal:{game.seed}:{number}".encode()).digest()
+    return seeded_deal(state.options, int.from_bytes(digest[:8], "big"))

@@ -1,0 +1,78 @@
+"""Persistence: SQLAlchemy models, the database engine and the repository functions.
+
+Typical use (the services layer owns the transaction)::
+
+    from app.store import make_engine, make_sessionmaker, database_url, repository
+
+    Session = make_sessionmaker(make_engine(database_url()))
+    with Session.begin() as session:
+        game = repository.lock_game(session, game_id, player.id)
+        ...
+        repository.append_actions(session, game, actions, new_state)
+
+The schema is created by Alembic (`alembic upgrade head`), never by the app at start-up.
+"""
+
+from app.store import repository
+from app.store.db import database_url, make_engine, make_sessionmaker
+from app.store.models import (
+    ABANDONED,
+    ACTIVE,
+    BOT_LEVELS,
+    FINISHED,
+    HUMAN,
+    SEAT_KINDS,
+    STATUSES,
+    Base,
+    Game,
+    GameAction,
+    HandResultRow,
+    Player,
+)
+from app.store.repository import (
+    PAYLOAD_VERSION,
+    StoredDataError,
+    active_game,
+    append_actions,
+    create_game,
+    create_player,
+    decode_action,
+    encode_action,
+    get_game,
+    get_player,
+    load_actions,
+    lock_game,
+    mark_abandoned,
+)
+
+__all__ = [
+    "ABANDONED",
+    "ACTIVE",
+    "BOT_LEVELS",
+    "FINISHED",
+    "HUMAN",
+    "PAYLOAD_VERSION",
+    "SEAT_KINDS",
+    "STATUSES",
+    "Base",
+    "Game",
+    "GameAction",
+    "HandResultRow",
+    "Player",
+    "StoredDataError",
+    "active_game",
+    "append_actions",
+    "create_game",
+    "create_player",
+    "database_url",
+    "decode_action",
+    "encode_action",
+    "get_game",
+    "get_player",
+    "load_actions",
+    "lock_game",
+    "make_engine",
+    "make_sessionmaker",
+    "mark_abandoned",
+    "repository",
+]

@@ -1,0 +1,259 @@
+"""Repository functions: every read and write of players and games goes through here.
+
+Each function takes a `Session` and leaves the transaction to the caller (the services layer
+commits). Writes are flushed before returning, so constraint violations surface at the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.engine import (
+    Action,
+    Deal,
+    EngineError,
+    GameHeader,
+    GameState,
+    HandResult,
+    action_from_json,
+    action_to_json,
+)
+from app.store.models import (
+    ABANDONED,
+    ACTIVE,
+    FINISHED,
+    SEAT_KINDS,
+    Game,
+    GameAction,
+    HandResultRow,
+    Player,
+    new_token,
+    utcnow,
+)
+
+PAYLOAD_VERSION = 1
+"""The version of the stored action payload `{"v": 1, "action": …}`."""
+
+MAX_TOKEN_LENGTH = 64
+
+
+class StoredDataError(Exception):
+    """Stored data the code cannot read (an unknown payload version, a gap in the log)."""
+
+
+# --- players ----------------------------------------------------------------------------------
+
+
+def create_player(session: Session) -> Player:
+    """A new anonymous player with a fresh random token as its id."""
+    now = utcnow()
+    player = Player(id=new_token(), created_at=now, last_seen_at=now)
+    session.add(player)
+    session.flush()
+    return player
+
+
+def get_player(session: Session, token: str) -> Player | None:
+    """The player whose id is `token` (and mark it seen now), or None for an unknown token."""
+    if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
+        return None
+    player = session.get(Player, token)
+    if player is not None:
+        player.last_seen_at = utcnow()
+        session.flush()
+    return player
+
+
+# --- games ------------------------------------------------------------------------------------
+
+
+def create_game(
+    session: Session,
+    player: Player,
+    header: GameHeader,
+    seats: list[str],
+    seed: int,
+    fast_play: bool,
+) -> Game:
+    """A new active game with no actions yet (version 0); `seats` names "human" or a bot level
+    for every seat, and `seed` must fit a signed 64-bit integer."""
+    n = header.options.num_players
+    if len(seats) != n:
+        raise ValueError(f"a {n}-seat game needs {n} seats, not {len(seats)}")
+    unknown = [s for s in seats if s not in SEAT_KINDS]
+    if unknown:
+        raise ValueError(f"unknown seat kinds {unknown}: use one of {SEAT_KINDS}")
+    if not -(2**63) <= seed < 2**63:
+        raise ValueError("the seed must fit a signed 64-bit integer")
+    now = utcnow()
+    game = Game(
+        player_id=player.id,
+        header=header.to_json(),
+        seats=list(seats),
+        seed=seed,
+        fast_play=fast_play,
+        status=ACTIVE,
+        version=0,
+        hand_number=0,
+        totals=[0] * n,
+        winners=[],
+        created_at=now,
+        updated_at=now,
+        finished_at=None,
+    )
+    session.add(game)
+    session.flush()
+    return game
+
+
+def get_game(session: Session, game_id: int, player_id: str) -> Game | None:
+    """The game `game_id` if it belongs to `player_id`; None otherwise (missing or not theirs)."""
+    stmt = select(Game).where(Game.id == game_id, Game.player_id == player_id)
+    return session.scalars(stmt).one_or_none()
+
+
+def lock_game(session: Session, game_id: int, player_id: str) -> Game | None:
+    """Like `get_game`, but locks the row for the rest of the transaction and re-reads it.
+
+    PostgreSQL gets `SELECT … FOR UPDATE`; on SQLite every transaction already holds the write
+    lock from its start (`BEGIN IMMEDIATE`), and the clause is not rendered.
+    """
+    stmt = (
+        select(Game)
+        .where(Game.id == game_id, Game.player_id == player_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return session.scalars(stmt).one_or_none()
+
+
+def active_game(session: Session, player: Player) -> Game | None:
+    """The player's most recently updated active game, if any."""
+    stmt = (
+        select(Game)
+        .where(Game.player_id == player.id, Game.status == ACTIVE)
+        .order_by(Game.updated_at.desc(), Game.id.desc())
+        .limit(1)
+    )
+    return session.scalars(stmt).first()
+
+
+def mark_abandoned(session: Session, game: Game) -> None:
+    """Mark an active game abandoned (a finished or already abandoned game is left as it is)."""
+    if game.status == ACTIVE:
+        game.status = ABANDONED
+        game.updated_at = utcnow()
+        session.flush()
+
+
+# --- the action log ---------------------------------------------------------------------------
+
+
+def encode_action(action: Action) -> dict[str, Any]:
+    """The stored payload of an action."""
+    return {"v": PAYLOAD_VERSION, "action": action_to_json(action)}
+
+
+def decode_action(payload: Any) -> Action:
+    """The action of a stored payload; raises `StoredDataError` for anything unreadable."""
+    if not isinstance(payload, dict) or "v" not in payload:
+        raise StoredDataError(f"a stored action is an object with a version, not {payload!r}")
+    if payload["v"] != PAYLOAD_VERSION:
+        raise StoredDataError(
+            f"unknown action payload version {payload['v']!r} (this code reads version "
+            f"{PAYLOAD_VERSION}); upgrade the code or migrate the data"
+        )
+    try:
+        return action_from_json(payload.get("action"))
+    except EngineError as err:
+        raise StoredDataError(f"unreadable stored action: {err}") from err
+
+
+def load_actions(session: Session, game: Game) -> list[Action]:
+    """The game's actions in order, ready for `replay(game.game_header, actions)`."""
+    stmt = (
+        select(GameAction.seq, GameAction.payload)
+        .where(GameAction.game_id == game.id)
+        .order_by(GameAction.seq)
+    )
+    actions: list[Action] = []
+    for expected, (seq, payload) in enumerate(session.execute(stmt)):
+        if seq != expected:
+            raise StoredDataError(f"game {game.id}: action {expected} is missing from the log")
+        try:
+            actions.append(decode_action(payload))
+        except StoredDataError as err:
+            raise StoredDataError(f"game {game.id}, action {seq}: {err}") from err
+    if len(actions) != game.version:
+        raise StoredDataError(
+            f"game {game.id} is at version {game.version} but {len(actions)} actions are stored"
+        )
+    return actions
+
+
+def append_actions(
+    session: Session, game: Game, actions: Sequence[Action], state: GameState
+) -> None:
+    """Store `actions` after the game's last one and update its summary from `state`, the state
+    they lead to; every hand result of `state` not yet stored is written too.
+
+    The actions get `seq = game.version, game.version + 1, …`; a second writer with the same
+    stale version fails on the unique (game_id, seq) constraint. Call it on a game read with
+    `lock_game` in the same transaction.
+    """
+    if game.status != ACTIVE:
+        raise ValueError(f"game {game.id} is {game.status}: no more actions can be stored")
+    now = utcnow()
+    for offset, action in enumerate(actions):
+        payload = encode_action(action)
+        session.add(
+            GameAction(
+                game_id=game.id,
+                seq=game.version + offset,
+                seat=None if isinstance(action, Deal) else action.seat,
+                kind=payload["action"]["type"],
+                payload=payload,
+                created_at=now,
+            )
+        )
+    game.version += len(actions)
+    game.hand_number = state.hand_number
+    game.totals = list(state.totals)
+    game.winners = list(state.winners)
+    game.updated_at = now
+    if state.is_over:
+        game.status = FINISHED
+        game.finished_at = now
+    _store_hand_results(session, game, state.results)
+    session.flush()
+
+
+def _store_hand_results(session: Session, game: Game, results: Sequence[HandResult]) -> None:
+    stored = session.scalar(
+        select(func.count(func.distinct(HandResultRow.hand_number))).where(
+            HandResultRow.game_id == game.id
+        )
+    )
+    for result in results[stored or 0 :]:
+        for seat, points in enumerate(result.points):
+            session.add(
+                HandResultRow(
+                    game_id=game.id,
+                    hand_number=result.number,
+                    seat=seat,
+                    level=game.seats[seat],
+                    points=points,
+                    total_after=result.totals[seat],
+                    pass_direction=result.direction.value,
+                    shot_moon=result.shooter == seat,
+                    moon_suffered=result.shooter is not None and result.shooter != seat,
+                    queens=result.queens[seat],
+                    hearts=result.hearts[seat],
+                    bonus_cards=result.bonus_cards[seat],
+                    tricks_won=result.tricks_won[seat],
+                )
+            )

@@ -1,0 +1,49 @@
+"""Builds the FastAPI app: settings, database, templates, middleware and routes.
+
+Run with `uvicorn --factory app.web.main:create_app` after `alembic upgrade head` (README).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from app.settings import Settings
+from app.store.db import make_engine, make_sessionmaker
+from app.web import routes
+from app.web.security import security_middleware
+from app.web.session import session_cookie_middleware
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def make_templates() -> Jinja2Templates:
+    """The Jinja2 environment, with gettext calls ready for translations."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(ROOT / "templates"),
+        autoescape=jinja2.select_autoescape(),
+        extensions=["jinja2.ext.i18n"],
+        undefined=jinja2.StrictUndefined,
+    )
+    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    return Jinja2Templates(env=env)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new app bound to `settings` (read from the environment by default)."""
+    settings = settings or Settings.from_env()
+    app = FastAPI(title="Hearts", docs_url=None, redoc_url=None, openapi_url=None)
+    engine = make_engine(settings.database_url)
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.sessionmaker = make_sessionmaker(engine)
+    app.state.templates = make_templates()
+    app.middleware("http")(session_cookie_middleware)
+    app.middleware("http")(security_middleware)
+    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    app.include_router(routes.router)
+    return app

@@ -1,0 +1,231 @@
+"""Pages and form posts. Routes that run the computer players are plain `def` (thread pool).
+
+Every state-changing form carries the `version` it was rendered at. An HTMX request gets the
+table fragment back (with a 4xx status and a message when the action was refused); a plain form
+post gets a redirect to the game page, or the page with the message and a 4xx status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
+
+from app.bots import Level
+from app.engine import Card, InvalidActionError, Pass, Play
+from app.services import games
+from app.store.models import Player
+from app.web.session import current_player
+from app.web.table import build
+
+router = APIRouter()
+
+
+def db_session(request: Request) -> Iterator[Session]:
+    """The request's session. Routes commit before they answer (so the next request sees the
+    change); anything not committed, after an error for instance, is rolled back."""
+    session: Session = request.app.state.sessionmaker()
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+SessionDep = Annotated[Session, Depends(db_session)]
+
+
+def player_dep(request: Request, session: SessionDep) -> Player:
+    """The browser's player (a fresh one for an unknown cookie)."""
+    return current_player(request, session)
+
+
+PlayerDep = Annotated[Player, Depends(player_dep)]
+
+
+class BadFormError(ValueError):
+    """A malformed form: missing or unreadable fields."""
+
+
+def is_htmx(request: Request) -> bool:
+    """A partial update: an HTMX request that is not a history restore."""
+    return (
+        request.headers.get("hx-request") == "true"
+        and request.headers.get("hx-history-restore-request") != "true"
+    )
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    """Render a template with the request in its context."""
+    templates = request.app.state.templates
+    response: Response = templates.TemplateResponse(request, name, context, status_code=status)
+    return response
+
+
+FormText = Annotated[str, Form()]
+"""A form field read as text; a missing field is "" so a malformed form never fails validation."""
+
+
+@router.get("/healthz")
+def healthz() -> PlainTextResponse:
+    """Liveness: 200 when the app answers."""
+    return PlainTextResponse("ok")
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, session: SessionDep, player: PlayerDep) -> Response:
+    """The new-game screen, with "Continue" when a game is in progress."""
+    context = {"active_game": games.active_game_id(session, player), "levels": list(Level)}
+    session.commit()
+    return render(request, "home.html", context)
+
+
+@router.post("/games")
+def new_game(
+    session: SessionDep, player: PlayerDep, level: FormText = "medium", fast_play: FormText = ""
+) -> Response:
+    """Start a game from the new-game form and go to its table."""
+    if level not in {lv.value for lv in Level}:
+        return PlainTextResponse("Unknown difficulty.", status_code=400)
+    game_id = games.start_game(session, player, level, fast_play=fast_play == "on")
+    session.commit()
+    return RedirectResponse(f"/games/{game_id}", status_code=303)
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+def game_page(request: Request, game_id: str, session: SessionDep, player: PlayerDep) -> Response:
+    """The table (the whole page, or the table fragment for an HTMX request)."""
+    try:
+        table = games.table(session, player, _game_id(game_id))
+    except games.GameNotFoundError:
+        session.commit()
+        return render(request, "not_found.html", {}, status=404)
+    session.commit()
+    return _table_response(request, table, [], 200)
+
+
+@router.post("/games/{game_id}/pass")
+def pass_cards(
+    request: Request,
+    game_id: str,
+    session: SessionDep,
+    player: PlayerDep,
+    version: FormText = "",
+    cards: Annotated[list[str], Form()] = [],  # noqa: B006 - FastAPI copies defaults
+) -> Response:
+    """The human passes the three selected cards."""
+
+    def change(number: int, at: int) -> games.Table:
+        if len(cards) != 3:
+            raise BadFormError("Choose exactly three cards to pass.")
+        action = Pass(0, [_card(code) for code in cards])
+        return games.act(session, player, number, at, action)
+
+    return _change(request, session, player, game_id, version, change)
+
+
+@router.post("/games/{game_id}/play")
+def play_card(
+    request: Request,
+    game_id: str,
+    session: SessionDep,
+    player: PlayerDep,
+    version: FormText = "",
+    card: FormText = "",
+) -> Response:
+    """The human plays a card."""
+
+    def change(number: int, at: int) -> games.Table:
+        return games.act(session, player, number, at, Play(0, _card(card)))
+
+    return _change(request, session, player, game_id, version, change)
+
+
+@router.post("/games/{game_id}/advance")
+def advance(
+    request: Request, game_id: str, session: SessionDep, player: PlayerDep, version: FormText = ""
+) -> Response:
+    """One computer player acts, if it is a computer's turn."""
+
+    def change(number: int, at: int) -> games.Table:
+        return games.advance(session, player, number, at)
+
+    return _change(request, session, player, game_id, version, change)
+
+
+@router.post("/games/{game_id}/next")
+def next_hand(
+    request: Request, game_id: str, session: SessionDep, player: PlayerDep, version: FormText = ""
+) -> Response:
+    """Deal the next hand."""
+
+    def change(number: int, at: int) -> games.Table:
+        return games.next_hand(session, player, number, at)
+
+    return _change(request, session, player, game_id, version, change)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _game_id(text: str) -> int:
+    if not text.isdigit() or len(text) > 18:
+        raise games.GameNotFoundError(text)
+    return int(text)
+
+
+def _card(code: str) -> Card:
+    try:
+        return Card.from_str(code)
+    except InvalidActionError:
+        raise BadFormError("That is not a card.") from None
+
+
+def _change(
+    request: Request,
+    session: Session,
+    player: Player,
+    game_id: str,
+    version: str,
+    change: Callable[[int, int], games.Table],
+) -> Response:
+    """Apply a versioned change and answer with the table (a 4xx and a message if refused)."""
+    response = _changed(request, session, player, game_id, version, change)
+    session.commit()  # the change (none if refused), or the new player of an unknown cookie
+    return response
+
+
+def _changed(
+    request: Request,
+    session: Session,
+    player: Player,
+    game_id: str,
+    version: str,
+    change: Callable[[int, int], games.Table],
+) -> Response:
+    try:
+        number = _game_id(game_id)
+        try:
+            if not version.isdigit():
+                raise BadFormError("This form is out of date or incomplete; try again.")
+            table = change(number, int(version))
+        except BadFormError as err:
+            return _table_response(request, games.table(session, player, number), [str(err)], 400)
+        except games.ActionRefusedError as refused:
+            status = 409 if refused.refusal.stale else 422
+            return _table_response(request, refused.table, [refused.refusal.message], status)
+    except games.GameNotFoundError:
+        return render(request, "not_found.html", {}, status=404)
+    if is_htmx(request):
+        return _table_response(request, table, [], 200)
+    return RedirectResponse(f"/games/{number}", status_code=303)
+
+
+def _table_response(
+    request: Request, table: games.Table, messages: list[str], status: int
+) -> Response:
+    context = {"t": build(table, messages)}
+    name = "partials/update.html" if is_htmx(request) else "game.html"
+    return render(request, name, context, status)

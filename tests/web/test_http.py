@@ -1,0 +1,304 @@
+"""The game over real HTTP through the ASGI app, on a real database file (and PostgreSQL).
+
+Covers the testability contract, a whole game played with plain forms while every response is
+scanned for opponents' unplayed cards, and bad input and races: stale versions, replayed and
+double posts, illegal cards, malformed forms, forged cookies, other sessions' games, cross-site
+posts and the security headers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.engine import Card, GameState, Phase, legal_cards, to_act
+from app.settings import Settings
+from app.web.main import create_app
+from tests.web.conftest import game_state, start, version_of
+
+REPO = Path(__file__).resolve().parents[2]
+HX = {"HX-Request": "true"}
+
+
+def hidden_cards(state: GameState) -> set[Card]:
+    """Cards the human must not see: every other seat's unplayed cards (and the kitty)."""
+    assert state.hand is not None
+    hidden = {c for seat, hand in enumerate(state.hand.hands) if seat != 0 for c in hand}
+    if state.hand.kitty_collector != 0:
+        hidden.update(state.hand.kitty)
+    # A card the human also holds (two decks) or has seen played cannot leak anything.
+    seen = set(state.hand.hands[0]) | {c for t in state.hand.tricks for c in t.cards}
+    return hidden - seen - {c for _, c in state.hand.current}
+
+
+def assert_no_hidden_card(html: str, state: GameState) -> None:
+    for c in hidden_cards(state):
+        for needle in (f'data-card="{c}"', f'data-played="{c}"', f'value="{c}"', c.label):
+            assert needle not in html, f"{c} leaked as {needle!r}"
+
+
+def test_healthz(client: TestClient) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.text == "ok"
+
+
+def test_home_sets_an_anonymous_session_cookie(client: TestClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith("hearts_session=")
+    assert "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+    token = cookie.split(";")[0].split("=", 1)[1]
+    assert len(token) >= 22  # at least 128 bits
+
+
+def test_table_contract_seats_cards_and_versions(client: TestClient) -> None:
+    """Testability contract: data-seat for S W N E, data-card with codes, a versioned form."""
+    game_id = start(client)
+    html = client.get(f"/games/{game_id}").text
+    for seat in "SWNE":
+        assert f'data-seat="{seat}"' in html
+    codes = re.findall(r'data-card="([2-9TJQKA][CDSH])"', html)
+    assert len(codes) == 13
+    state = game_state(client, game_id)
+    assert state.hand is not None
+    assert sorted(codes) == sorted(str(c) for c in state.hand.hands[0])
+    assert version_of(html) == 4  # the deal and the three computer players' passes
+    assert "Pass left" in html
+
+
+def play_whole_game(client: TestClient, game_id: int, max_steps: int = 3000) -> GameState:
+    """Play a game to its end with plain form posts, the way a page without scripts would,
+    scanning every response for hidden cards."""
+    state = game_state(client, game_id)
+    for _ in range(max_steps):
+        if state.is_over:
+            return state
+        page = client.get(f"/games/{game_id}")
+        assert page.status_code == 200
+        assert_no_hidden_card(page.text, state)
+        version = version_of(page.text)
+        if state.phase is Phase.DEAL:
+            response = client.post(f"/games/{game_id}/next", data={"version": version}, headers=HX)
+        elif 0 in to_act(state) and state.phase is Phase.PASS:
+            assert state.hand is not None
+            cards = [str(c) for c in state.hand.hands[0][-3:]]
+            data = {"version": str(version), "cards": cards}
+            response = client.post(f"/games/{game_id}/pass", data=data, headers=HX)
+        elif 0 in to_act(state):
+            card = str(legal_cards(state, 0)[0])
+            data = {"version": str(version), "card": card}
+            response = client.post(f"/games/{game_id}/play", data=data, headers=HX)
+        else:
+            data = {"version": str(version)}
+            response = client.post(f"/games/{game_id}/advance", data=data, headers=HX)
+        assert response.status_code == 200, response.text[:500]
+        after = game_state(client, game_id)
+        assert_no_hidden_card(response.text, after)
+        assert 'id="table"' in response.text and 'hx-swap-oob="true"' in response.text
+        assert after != state
+        state = after
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_game_over_http_never_shows_a_hidden_card(client: TestClient) -> None:
+    game_id = start(client, level="easy")
+    final = play_whole_game(client, game_id)
+    assert final.winners
+    html = client.get(f"/games/{game_id}").text
+    assert "Game over" in html
+    assert "New game" in html
+    assert client.get("/").text.count("Continue your game") == 0
+
+
+def test_stale_version_and_replayed_post_change_nothing(client: TestClient) -> None:
+    game_id = start(client)
+    html = client.get(f"/games/{game_id}").text
+    version = version_of(html)
+    state = game_state(client, game_id)
+    assert state.hand is not None
+    cards = [str(c) for c in state.hand.hands[0][:3]]
+    first = client.post(
+        f"/games/{game_id}/pass", data={"version": str(version), "cards": cards}, headers=HX
+    )
+    assert first.status_code == 200
+    after_first = game_state(client, game_id)
+    replayed = client.post(
+        f"/games/{game_id}/pass", data={"version": str(version), "cards": cards}, headers=HX
+    )
+    assert replayed.status_code == 409
+    assert "moved on" in replayed.text
+    assert game_state(client, game_id) == after_first
+
+
+def test_double_click_applies_one_card(client: TestClient) -> None:
+    """Two identical posts (a double click) play one card; the second is a harmless 409."""
+    game_id = start(client)
+    state = game_state(client, game_id)
+    while 0 not in to_act(state) or state.phase is not Phase.PLAY:
+        version = version_of(client.get(f"/games/{game_id}").text)
+        if state.phase is Phase.PASS:
+            assert state.hand is not None
+            data = {"version": str(version), "cards": [str(c) for c in state.hand.hands[0][:3]]}
+            client.post(f"/games/{game_id}/pass", data=data)
+        else:
+            client.post(f"/games/{game_id}/advance", data={"version": str(version)})
+        state = game_state(client, game_id)
+    version = version_of(client.get(f"/games/{game_id}").text)
+    card = str(legal_cards(state, 0)[0])
+    responses = [
+        client.post(
+            f"/games/{game_id}/play",
+            data={"version": str(version), "card": card},
+            follow_redirects=False,
+        )
+        for _ in range(2)
+    ]
+    assert [r.status_code for r in responses] == [303, 409]
+    after = game_state(client, game_id)
+    assert after.hand is not None and state.hand is not None
+    assert len(after.hand.hands[0]) == len(state.hand.hands[0]) - 1
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "message"),
+    [
+        ({"version": "{v}", "card": "XX"}, 400, "not a card"),
+        ({"card": "2C"}, 400, "out of date"),
+        ({"version": "abc", "card": "2C"}, 400, "out of date"),
+        ({"version": "{v}"}, 400, "not a card"),
+    ],
+)
+def test_malformed_forms_get_a_clear_message_and_change_nothing(
+    client: TestClient, data: dict[str, str], status: int, message: str
+) -> None:
+    game_id = start(client)
+    version = version_of(client.get(f"/games/{game_id}").text)
+    before = game_state(client, game_id)
+    filled = {k: v.replace("{v}", str(version)) for k, v in data.items()}
+    response = client.post(f"/games/{game_id}/play", data=filled, headers=HX)
+    assert response.status_code == status
+    assert message in response.text
+    assert game_state(client, game_id) == before
+
+
+def test_illegal_card_is_refused_with_the_rule(client: TestClient) -> None:
+    game_id = start(client)
+    version = version_of(client.get(f"/games/{game_id}").text)
+    before = game_state(client, game_id)
+    assert before.hand is not None
+    # During the pass no card may be played (R4.3).
+    card = str(before.hand.hands[0][0])
+    response = client.post(
+        f"/games/{game_id}/play", data={"version": str(version), "card": card}, headers=HX
+    )
+    assert response.status_code == 422
+    assert 'role="alert"' in response.text
+    assert game_state(client, game_id) == before
+    # Passing two cards is refused too (R4.7).
+    two = [str(c) for c in before.hand.hands[0][:2]]
+    response = client.post(
+        f"/games/{game_id}/pass", data={"version": str(version), "cards": two}, headers=HX
+    )
+    assert response.status_code == 400
+    assert "exactly three" in response.text
+    assert game_state(client, game_id) == before
+
+
+def test_another_sessions_game_is_not_found(client: TestClient, database_url: str) -> None:
+    game_id = start(client)
+    other = TestClient(create_app(Settings(database_url=database_url, secure_cookies=False)))
+    assert other.get(f"/games/{game_id}").status_code == 404
+    version = version_of(client.get(f"/games/{game_id}").text)
+    response = other.post(f"/games/{game_id}/advance", data={"version": str(version)})
+    assert response.status_code == 404
+    assert client.get("/games/999999").status_code == 404
+    assert client.get("/games/not-a-number").status_code == 404
+
+
+def test_forged_cookie_gets_a_fresh_session(client: TestClient) -> None:
+    for forged in ["forged", "x" * 40, "'; DROP TABLE players; --", "%00" * 30]:
+        client.cookies.clear()
+        client.cookies.set("hearts_session", forged)
+        response = client.get("/")
+        assert response.status_code == 200
+        fresh = response.headers["set-cookie"].split(";")[0].split("=", 1)[1]
+        assert fresh != forged and len(fresh) >= 22
+
+
+def test_cross_site_posts_are_refused(client: TestClient) -> None:
+    game_id = start(client)
+    version = version_of(client.get(f"/games/{game_id}").text)
+    before = game_state(client, game_id)
+    for headers in (
+        {"Origin": "https://evil.example"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Origin": "null"},
+    ):
+        response = client.post(
+            f"/games/{game_id}/advance", data={"version": str(version)}, headers=headers
+        )
+        assert response.status_code == 403
+    response = client.post(
+        "/games", data={"level": "easy"}, headers={"Origin": "https://evil.example"}
+    )
+    assert response.status_code == 403
+    assert game_state(client, game_id) == before
+    same = client.post(
+        f"/games/{game_id}/advance",
+        data={"version": str(version)},
+        headers={"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"},
+    )
+    assert same.status_code in (200, 303)
+
+
+def test_security_headers(client: TestClient) -> None:
+    game_id = start(client)
+    response = client.get(f"/games/{game_id}")
+    csp = response.headers["content-security-policy"]
+    assert "unsafe-eval" not in csp and "unsafe-inline" not in csp
+    assert "default-src 'self'" in csp
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["cache-control"] == "no-store"
+    assert "HX-Request" in response.headers["vary"]
+    assert "<script" in response.text and "<script>" not in response.text  # no inline scripts
+
+
+def test_htmx_fragment_or_full_page(client: TestClient) -> None:
+    game_id = start(client)
+    full = client.get(f"/games/{game_id}")
+    assert full.text.lstrip().lower().startswith("<!doctype html>")
+    partial = client.get(f"/games/{game_id}", headers=HX)
+    assert not partial.text.lstrip().lower().startswith("<!doctype html>")
+    assert 'id="table"' in partial.text
+    restore = client.get(f"/games/{game_id}", headers={**HX, "HX-History-Restore-Request": "true"})
+    assert restore.text.lstrip().lower().startswith("<!doctype html>")
+
+
+def test_resume_after_restarting_the_app(client: TestClient, database_url: str) -> None:
+    """A new app process on the same database shows the same table to the same browser."""
+    game_id = start(client)
+    before = client.get(f"/games/{game_id}").text
+    cookie = client.cookies.get("hearts_session")
+    assert cookie
+    restarted = TestClient(create_app(Settings(database_url=database_url, secure_cookies=False)))
+    restarted.cookies.set("hearts_session", cookie)
+    after = restarted.get(f"/games/{game_id}")
+    assert after.status_code == 200
+    strip = re.compile(r"\s+")
+    assert strip.sub(" ", after.text) == strip.sub(" ", before)
+    assert f"/games/{game_id}" in restarted.get("/").text  # "Continue"
+
+
+def test_vendored_htmx_matches_its_checksum() -> None:
+    folder = REPO / "static" / "vendor" / "htmx"
+    expected, name = (folder / "SHA256SUMS").read_text().split()
+    assert name == "htmx.min.js"
+    digest = hashlib.sha256((folder / name).read_bytes()).hexdigest()
+    assert digest == expected
+    assert (folder / "LICENSE").is_file()
