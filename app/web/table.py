@@ -119,6 +119,7 @@ class TableView:
     tie_break: bool
     hearts_broken: bool
     last_hand: ScoreRow | None
+    target: int
     messages: list[str] = field(default_factory=list)
 
 
@@ -227,6 +228,7 @@ def build(table: Table, messages: list[str] | None = None) -> TableView:
         tie_break=phase is Phase.DEAL and bool(view.results) and _tied_above_target(view),
         hearts_broken=view.hearts_broken,
         last_hand=scores[-1] if hand_over and scores else None,
+        target=view.options.target_score,
         messages=list(messages or []),
     )
 

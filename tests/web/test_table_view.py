@@ -1,0 +1,84 @@
+"""The table's view-model: what the page shows, built from the human seat's view only."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from app.engine import (
+    GameState,
+    HandResult,
+    PassDirection,
+    Phase,
+    Play,
+    RuleOptions,
+    apply,
+    legal_cards,
+    new_game,
+    start_hand,
+    to_act,
+    view_for,
+)
+from app.services.games import Table
+from app.web.table import CARD_PAUSE_MS, TRICK_PAUSE_MS, build
+from tests.engine.helpers import random_step
+
+
+def table_of(state: GameState, fast: bool = False) -> Table:
+    seats = ("human", "medium", "medium", "medium")
+    return Table(1, 7, seats, fast, "active", view_for(state, 0))
+
+
+def test_tie_above_the_target_says_another_hand_is_played() -> None:
+    """UI-20: someone reached the target but the lowest total is shared."""
+    state = new_game(RuleOptions.standard())
+    result = HandResult(
+        9,
+        0,
+        PassDirection.LEFT,
+        (0, 0, 0, 0),
+        (102, 40, 40, 77),
+        None,
+        None,
+        (0,) * 4,
+        (0,) * 4,
+        (0,) * 4,
+        (0,) * 4,
+        0,
+    )
+    tied = replace(state, results=(result,), totals=(102, 40, 40, 77), phase=Phase.DEAL)
+    view = build(table_of(tied))
+    assert view.tie_break and view.mode == "hand_over"
+    clear = replace(tied, totals=(102, 40, 41, 77))
+    assert not build(table_of(clear)).tie_break
+
+
+def test_received_cards_are_marked_until_the_first_trick_ends() -> None:
+    """UI-07: the three received cards carry the mark during trick 1 only."""
+    rng = random.Random(2)
+    state = start_hand(new_game(RuleOptions.standard()), seed=3)
+    while state.phase is Phase.PASS:
+        state = random_step(state, rng)
+    assert sum(c.received for c in build(table_of(state)).hand) == 3
+    while state.hand is not None and not state.hand.tricks:
+        state = random_step(state, rng)
+    assert not any(c.received for c in build(table_of(state)).hand)
+
+
+def test_legal_cards_pauses_and_the_finished_trick() -> None:
+    """UI-06, UI-08, Q-04: legal flags follow the engine; a finished trick marks its winner and
+    asks for the longer pause; fast play divides the pauses by three."""
+    rng = random.Random(5)
+    state = start_hand(new_game(RuleOptions.standard(pass_cycle="none")), seed=9)
+    while 0 not in to_act(state):
+        state = random_step(state, rng)
+    view = build(table_of(state))
+    assert {c.code for c in view.hand if c.legal} == {str(c) for c in legal_cards(state, 0)}
+    while state.hand is not None and not state.hand.tricks:
+        state = apply(state, Play(to_act(state)[0], legal_cards(state, to_act(state)[0])[0]))
+    finished = build(table_of(state))
+    assert finished.trick_finished
+    assert sum(p.winner for p in finished.trick) == 1
+    expected = TRICK_PAUSE_MS if finished.advance else CARD_PAUSE_MS
+    assert finished.pause_ms == expected
+    assert build(table_of(state, fast=True)).pause_ms == expected // 3
