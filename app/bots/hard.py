@@ -2,19 +2,31 @@
 each of them out in its head and chooses the card that is best on average").
 
 For a play: sample layouts of the hidden cards exactly consistent with the view (`sampler`), play
-each legal card in each layout and finish the hand with a quick careful policy for every seat
-(`simulator`), and pick the card with the best mean result for the game: the opponents' points
-against its own, plus the race to the target when the hand can end the game. The budget is data:
-a number of layouts, spent in rounds, and a deadline checked between rounds (so a decision is the
-same for the same view and seed unless the deadline cuts it short). Passing and the moon choice
-use the careful Medium player's judgement and the `auto` rule.
-"""
+each legal card in each layout and finish the hand with the careful player's habits for every
+seat (`rollout.careful_policy`, the Medium player vectorized over the `simulator`'s rows), and
+pick the card with the best mean result for the game: the opponents' points against its own,
+plus the race to the target when the hand can end the game.
 
+Layouts are drawn a few at a time for each one used, and the ones used are those that best
+explain the other seats' plays so far: replaying the hand in each layout, the fewest plays a
+careful player holding those cards would not have made (`surprises`). That is inference from
+public plays only (BOT-01): the true layout of a table of careful players never surprises.
+
+For the pass: candidate passes (every choice among the most passable cards, the careful player's
+own pass first) are each played out in imagined deals of the other hands, the other seats passing
+as a careful player would; the best few are imagined again in more deals.
+
+The budget is data: a number of layouts, spent in rounds, and a deadline checked between rounds
+(so a decision is the same for the same view and seed unless the deadline cuts it short). The
+moon choice uses the `auto` rule.
+"""
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -22,8 +34,18 @@ from app.bots import medium
 from app.bots import simulator as sim
 from app.bots.knowledge import Knowledge, know
 from app.bots.moon import choose_moon
+from app.bots.rollout import careful_policy
 from app.bots.sampler import World, sample_world
-from app.engine import Card, PlayerView, is_penalty_card, points_of
+from app.engine import (
+    Card,
+    FirstLead,
+    Phase,
+    PlayerView,
+    Suit,
+    is_penalty_card,
+    pass_target,
+    points_of,
+)
 
 __all__ = ["DEFAULT_BUDGET", "Budget", "choose_moon", "choose_pass", "choose_play", "evaluate"]
 
@@ -34,17 +56,35 @@ class Budget:
 
     worlds: int = 64
     """Layouts of the hidden cards to imagine (each played out once per legal card)."""
-    round_size: int = 16
+    round_size: int = 32
     """Layouts per round; the deadline is checked between rounds."""
     deadline_ms: float = 2000.0
     """Stop starting new rounds after this long (a safety net; normally the worlds run out)."""
     end_weight: float = 30.0
     """Points a win (or loss) of the game at the end of this hand is worth in the evaluation."""
+    candidates_per_world: int = 2
+    """Layouts drawn for each one kept: the kept ones are those in which the other seats' plays
+    so far look most like a careful player's (the fewest plays a careful player would not have
+    made with that hand)."""
+    pass_pool: int = 7
+    """Passes considered: every choice of cards among this many of the most passable."""
+    pass_worlds: int = 12
+    """Deals of the other hands imagined for every candidate pass."""
+    pass_finalists: int = 6
+    """The candidates with the best results so far, imagined again in more deals."""
+    pass_final_worlds: int = 24
+    """Further deals imagined for each finalist."""
 
 
 DEFAULT_BUDGET = Budget()
 
-choose_pass = medium.choose_pass  # noqa: RUF100
+PASS_SEARCH_SEATS = (4, 5)
+"""Table sizes at which Hard searches for its pass (standard rules, not Omnibus). Elsewhere it
+passes as the careful player does: the candidates are chosen with the plain game's dangers in
+mind, and imagining whole hands of many seats for every candidate costs more time."""
+
+ROLLOUT_POLICY: sim.Policy = careful_policy
+"""How every seat plays in the imagined play-outs."""
 
 
 def choose_play(view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Card:
@@ -54,6 +94,148 @@ def choose_play(view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_B
     scores = evaluate(view, rng, budget)
     best = max(scores.values())
     return next(c for c in view.legal if scores[c] == best)
+
+
+def choose_pass(
+    view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> tuple[Card, ...]:
+    """The pass with the best mean result over imagined deals of the other hands.
+
+    The candidates are every choice of `pass_count` cards among the `pass_pool` most passable
+    ones (the careful Medium player's pass among them, preferred on ties). In each imagined deal
+    the other seats pass as a careful player would (or what they already committed), the
+    exchange is made, and the whole hand is played out once per candidate. The best few
+    candidates are then imagined in more deals, and the best of them over all its deals wins.
+    """
+    candidates = pass_candidates(view, rng, budget.pass_pool)
+    if (
+        len(candidates) == 1
+        or budget.pass_worlds < 1
+        or view.options.is_cancellation
+        or view.options.omnibus
+        or view.num_players not in PASS_SEARCH_SEATS
+    ):
+        return candidates[0]
+    scores = evaluate_passes(view, candidates, rng, budget.pass_worlds, budget)
+    if budget.pass_final_worlds > 0 and len(candidates) > budget.pass_finalists:
+        finalists = sorted(np.argsort(-scores, kind="stable")[: budget.pass_finalists].tolist())
+        more = evaluate_passes(
+            view, [candidates[i] for i in finalists], rng, budget.pass_final_worlds, budget
+        )
+        w1, w2 = budget.pass_worlds, budget.pass_final_worlds
+        combined = (scores[finalists] * w1 + more * w2) / (w1 + w2)
+        return candidates[finalists[int(np.argmax(combined))]]
+    return candidates[int(np.argmax(scores))]
+
+
+def pass_candidates(view: PlayerView, rng: random.Random, pool_size: int) -> list[tuple[Card, ...]]:
+    """The passes worth imagining, the careful player's own first."""
+    count = view.options.pass_count
+    careful = medium.choose_pass(view, rng)
+    hand = list(view.hand)
+    rest = list(hand)
+    for c in careful:
+        rest.remove(c)
+    rest.sort(key=lambda c: _pass_risk(hand, c), reverse=True)
+    pool = sorted([*careful, *rest[: max(0, pool_size - len(careful))]])
+    out = [careful]
+    seen = {tuple(sorted(careful))}
+    for combo in itertools.combinations(pool, count):
+        if combo not in seen:
+            seen.add(combo)
+            out.append(combo)
+    return out
+
+
+def _pass_risk(hand: list[Card], c: Card) -> float:
+    """How troublesome `c` is to keep (higher: pass it sooner); a rough order for the pool."""
+    low_spades = sum(1 for x in hand if x.suit is Suit.SPADES and x.rank < 12)
+    if c.suit is Suit.SPADES:
+        if c.rank == 12:
+            return 40.0 if low_spades < 4 else 0.0
+        if c.rank > 12:
+            return 25.0 + c.rank if low_spades < 3 else c.rank - 12.0
+        return -20.0 + c.rank
+    length = sum(1 for x in hand if x.suit is c.suit)
+    low = sum(1 for x in hand if x.suit is c.suit and x.rank <= 6)
+    risk = c.rank - 1.5 * low
+    if c.suit is Suit.HEARTS:
+        risk += 2 if c.rank >= 10 else -3
+    elif length <= 3:
+        risk += 3  # a short suit: passing it makes a void
+    return risk
+
+
+def evaluate_passes(
+    view: PlayerView,
+    candidates: list[tuple[Card, ...]],
+    rng: random.Random,
+    worlds: int,
+    budget: Budget = DEFAULT_BUDGET,
+) -> np.ndarray:
+    """Mean result of each candidate pass over `worlds` imagined deals of the other hands."""
+    knowledge = know(view)
+    options = view.options
+    rules = sim.Rules.of(options)
+    n = view.num_players
+    me = view.seat
+    direction = view.direction
+    target = pass_target(me, direction, n)
+    np_rng = np.random.default_rng(rng.getrandbits(64))
+    w_count = worlds
+    c_count = len(candidates)
+    fixed = np.zeros((w_count, n, 52), dtype=np.int8)
+    kitty_points = np.zeros(w_count, dtype=np.int64)
+    kitty_penalty = np.zeros(w_count, dtype=np.int64)
+    for w in range(w_count):
+        world = sample_world(knowledge, rng)
+        dealt: list[list[Card]] = []
+        passes: list[tuple[Card, ...]] = []
+        for s in range(n):
+            if s == me:
+                dealt.append(list(view.hand))
+                passes.append(())
+                continue
+            committed = world.passes[s]
+            if committed is not None:
+                dealt.append([*world.hands[s], *committed])
+                passes.append(committed)
+            else:
+                held = tuple(sorted(world.hands[s]))
+                dealt.append(list(held))
+                their = replace(view, seat=s, hand=held, dealt=held, passed=None, legal=())
+                passes.append(medium.choose_pass(their, rng))
+        after = sim.counts_of(options, [[c.index for c in d] for d in dealt])
+        for s in range(n):
+            if s != me:
+                np.subtract.at(after[s], [c.index for c in passes[s]], 1)
+                np.add.at(after[pass_target(s, direction, n)], [c.index for c in passes[s]], 1)
+        fixed[w] = after
+        kitty_points[w] = points_of(options, world.kitty)
+        kitty_penalty[w] = sum(1 for c in world.kitty if is_penalty_card(c))
+    mine = np.zeros((c_count, 52), dtype=np.int8)
+    for i, cand in enumerate(candidates):
+        np.add.at(mine[i], [c.index for c in cand], 1)
+    hands = np.repeat(fixed[:, None], c_count, axis=1)
+    hands[:, :, me] -= mine[None]
+    hands[:, :, target] += mine[None]
+    hands = hands.reshape(w_count * c_count, n, 52)
+    if options.first_lead is FirstLead.LEFT_OF_DEALER:
+        leader: int | sim.IntArray = (view.dealer + 1) % n
+    else:
+        leader = np.asarray(hands[:, :, rules.lowest_club].argmax(axis=1), dtype=np.int64)
+    rows = w_count * c_count
+    kitty = (
+        np.full(rows, bool(view.kitty_size)),
+        np.repeat(kitty_points, c_count),
+        np.repeat(kitty_penalty, c_count),
+    )
+    totals = np.asarray(view.totals, dtype=np.int64)
+    batch = sim.new_batch(rules, hands, leader=leader, kitty=kitty, totals=totals)
+    sim.play_out(batch, ROLLOUT_POLICY, np_rng)
+    points = sim.hand_points(batch, totals[None, :])
+    utility = _utility(me, rules, points, totals[None, :], budget)
+    return np.asarray(utility.reshape(w_count, c_count).mean(axis=0), dtype=np.float64)
 
 
 def evaluate(
@@ -69,12 +251,100 @@ def evaluate(
     start = time.perf_counter()
     while count < budget.worlds:
         size = min(budget.round_size, budget.worlds - count)
-        worlds = [sample_world(knowledge, rng) for _ in range(size)]
+        worlds = _likely_worlds(view, knowledge, rules, rng, size, budget.candidates_per_world)
         totals += _round(view, knowledge, rules, worlds, candidates, np_rng, budget).sum(axis=0)
         count += size
         if (time.perf_counter() - start) * 1000 >= budget.deadline_ms:
             break
     return {c: float(t / count) for c, t in zip(candidates, totals, strict=True)}
+
+
+def _likely_worlds(
+    view: PlayerView,
+    knowledge: Knowledge,
+    rules: sim.Rules,
+    rng: random.Random,
+    size: int,
+    per_world: int,
+) -> list[World]:
+    """`size` layouts: the least surprising of `size * per_world` drawn (earlier ones on ties)."""
+    drawn = [sample_world(knowledge, rng) for _ in range(size * max(1, per_world))]
+    if per_world <= 1:
+        return drawn
+    order = np.argsort(surprises(view, knowledge, rules, drawn), kind="stable")
+    return [drawn[i] for i in order[:size]]
+
+
+def surprises(view: PlayerView, k: Knowledge, rules: sim.Rules, worlds: list[World]) -> np.ndarray:
+    """For each layout, how many of the other seats' plays so far a careful player holding that
+    layout's cards would not have made (replaying the hand from its first trick)."""
+    me = view.seat
+    tricks = [(t.leader, t.plays) for t in view.tricks]
+    if view.current:
+        assert view.leader is not None
+        tricks.append((view.leader, view.current))
+    count = _pass_surprises(view, k, worlds)
+    if not any(seat != me for _, plays in tricks for seat, _ in plays):
+        return count
+    options = view.options
+    n = view.num_players
+    hands = np.zeros((len(worlds), n, 52), dtype=np.int8)
+    for w, world in enumerate(worlds):
+        hands[w] = sim.counts_of(
+            options,
+            [[c.index for c in (*world.hands[s], *k.played_by[s])] for s in range(n)],
+        )
+    kitty = (
+        np.full(len(worlds), view.kitty_size > 0),
+        np.array([points_of(options, w.kitty) for w in worlds], dtype=np.int64),
+        np.array([sum(1 for c in w.kitty if is_penalty_card(c)) for w in worlds], dtype=np.int64),
+    )
+    batch = sim.new_batch(
+        rules,
+        hands,
+        leader=tricks[0][0],
+        kitty=kitty,
+        totals=np.asarray(view.totals, dtype=np.int64),
+    )
+    rng = np.random.default_rng(0)
+    for _, plays in tricks:
+        for seat, c in plays:
+            if seat != me:
+                chosen = careful_policy(batch, sim.legal_mask(batch), rng)
+                count += chosen != c.index
+            sim.play(batch, np.full(len(worlds), c.index, dtype=np.int64))
+    return count
+
+
+PASS_SURPRISE = 2
+"""Surprises counted when the cards received are not the careful player's pass from that hand."""
+
+
+def _pass_surprises(view: PlayerView, k: Knowledge, worlds: list[World]) -> np.ndarray:
+    """`PASS_SURPRISE` for each layout in which the seat that passed to this one, having received
+    this seat's cards (an across pass), would not have passed what it did as a careful player."""
+    count = np.zeros(len(worlds), dtype=np.int64)
+    source = view.received_from
+    if (
+        view.received is None
+        or not view.passed
+        or source is None
+        or source != view.pass_target
+        or view.phase is not Phase.PLAY
+    ):
+        return count
+    given = Counter(view.passed)
+    got = sorted(view.received)
+    rng = random.Random(0)
+    for w, world in enumerate(worlds):
+        held = Counter(world.hands[source]) + Counter(k.played_by[source])
+        held.subtract(given)
+        held.update(view.received)
+        before = tuple(sorted(held.elements()))
+        theirs = replace(view, seat=source, phase=Phase.PASS, hand=before, dealt=before, legal=())
+        if sorted(medium.choose_pass(theirs, rng)) != got:
+            count[w] += PASS_SURPRISE
+    return count
 
 
 def _round(
@@ -91,7 +361,7 @@ def _round(
     batch = _batch(view, knowledge, rules, worlds).repeat(c)
     first = np.tile(np.array([card.index for card in candidates], dtype=np.int64), len(worlds))
     sim.play(batch, first)
-    sim.play_out(batch, sim.heuristic_policy, np_rng)
+    sim.play_out(batch, ROLLOUT_POLICY, np_rng)
     totals = np.asarray(view.totals, dtype=np.int64)[None, :]
     points = sim.hand_points(batch, totals)
     return _utility(view.seat, rules, points, totals, budget).reshape(len(worlds), c)
@@ -138,6 +408,11 @@ def _batch(view: PlayerView, k: Knowledge, rules: sim.Rules, worlds: list[World]
         for seat, taken in enumerate(k.taken):
             bonus_taken[:, seat] = bonus in taken
     played = view.played_cards
+    voids = np.zeros((n, 4), dtype=np.bool_)
+    for seat in range(n):
+        if seat != view.seat:
+            for suit in k.voids[seat]:
+                voids[seat, list(Suit).index(suit)] = True
     return sim.new_batch(
         rules,
         hands,
@@ -152,4 +427,6 @@ def _batch(view: PlayerView, k: Knowledge, rules: sim.Rules, worlds: list[World]
         pot=(points_of(view.options, view.pot), sum(1 for c in view.pot if is_penalty_card(c))),
         kitty=(pending, kitty_points, kitty_penalty),
         queens_played=sum(1 for c in played if c.index == sim.QS),
+        voids=voids,
+        totals=np.asarray(view.totals, dtype=np.int64),
     )

@@ -149,6 +149,11 @@ class Batch:
     kitty_points: IntArray
     kitty_penalty: IntArray
     queens_played: IntArray
+    voids: BoolArray
+    """Suits each seat has shown it lacks (by discarding on them), shape (M, n, 4): public facts
+    a rollout policy may use, unlike the hidden hands."""
+    totals: IntArray
+    """The game totals before this hand, shape (M, n) (for policies that mind the game's end)."""
 
     @property
     def size(self) -> int:
@@ -189,6 +194,8 @@ def new_batch(
     pot: tuple[int, int] = (0, 0),
     kitty: tuple[BoolArray, IntArray, IntArray] | None = None,
     queens_played: int = 0,
+    voids: BoolArray | None = None,
+    totals: IntArray | None = None,
 ) -> Batch:
     """A batch from card counts `hands[M, n, 52]` and the facts every row shares."""
     m, n = hands.shape[0], rules.n
@@ -222,6 +229,12 @@ def new_batch(
         kitty_points=kitty_pts.copy(),
         kitty_penalty=kitty_pen.copy(),
         queens_played=np.full(m, queens_played, dtype=np.int64),
+        voids=np.zeros((m, n, 4), dtype=np.bool_)
+        if voids is None
+        else np.broadcast_to(voids, (m, n, 4)).copy(),
+        totals=zeros.copy()
+        if totals is None
+        else np.broadcast_to(np.asarray(totals, dtype=np.int64), (m, n)).copy(),
     )
 
 
@@ -271,7 +284,10 @@ def play(b: Batch, cards: IntArray) -> None:
     if b.k == 0:
         counts = np.full(b.size, r.any_play_breaks)
     else:
-        counts = r.any_play_breaks | (SUIT[cards] != SUIT[b.plays[:, 0]])
+        led = SUIT[b.plays[:, 0]]
+        off = SUIT[cards] != led
+        b.voids[rows[off], seat[off], led[off]] = True
+        counts = r.any_play_breaks | off
     b.broken |= counts & (is_heart | (is_queen & r.qs_breaks))
     b.queens_played += is_queen
     b.k += 1

@@ -7,7 +7,10 @@ import time
 
 import pytest
 
-from app.bots import hard
+from app.bots import choose_action, hard, medium
+from app.bots import simulator as sim
+from app.bots.knowledge import know
+from app.bots.sampler import World, sample_world
 from app.engine import (
     Phase,
     Play,
@@ -16,13 +19,14 @@ from app.engine import (
     apply,
     card,
     new_game,
+    random_deal,
     start_hand,
     to_act,
     view_for,
 )
 from tests.engine.helpers import E, N, S, W, random_step
 
-SMALL = hard.Budget(worlds=4, round_size=4, deadline_ms=1e9)
+SMALL = hard.Budget(worlds=4, round_size=4, deadline_ms=1e9, candidates_per_world=1)
 
 TABLES = [
     RuleOptions.standard(),
@@ -100,3 +104,74 @@ def test_deadline_stops_after_the_first_round() -> None:
 def test_hard_dumps_the_queen_when_void() -> None:
     """§11.3 tip 8: void in the led suit, QS goes onto another player's trick."""
     assert hard.choose_play(west_void_in_clubs(), random.Random(2)) == card("QS")
+
+
+def pass_view(options: RuleOptions, seed: int) -> PlayerView:
+    """A seat's view at the pass of a random deal."""
+    state = apply(new_game(options), random_deal(options, random.Random(seed)))
+    assert state.phase is Phase.PASS
+    return view_for(state, to_act(state)[0])
+
+
+PASS_BUDGET = hard.Budget(pass_pool=5, pass_worlds=4, pass_finalists=2, pass_final_worlds=3)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [RuleOptions.standard(), RuleOptions.standard(5)],
+    ids=["standard-4", "standard-5"],
+)
+def test_hard_passes_three_of_its_cards_reproducibly(options: RuleOptions) -> None:
+    """The Monte Carlo pass: cards of the hand, no card twice, the same for the same seed, and one
+    of the candidates (the careful player's pass first)."""
+    for seed in range(3):
+        view = pass_view(options, seed)
+        chosen = hard.choose_pass(view, random.Random(seed), PASS_BUDGET)
+        assert len(chosen) == options.pass_count and len(set(chosen)) == len(chosen)
+        assert set(chosen) <= set(view.hand)
+        assert hard.choose_pass(view, random.Random(seed), PASS_BUDGET) == chosen
+        candidates = hard.pass_candidates(view, random.Random(seed), 5)
+        assert candidates[0] == medium.choose_pass(view, random.Random(seed))
+        assert tuple(sorted(chosen)) in {tuple(sorted(c)) for c in candidates}
+        scores = hard.evaluate_passes(view, candidates, random.Random(seed), 3, PASS_BUDGET)
+        assert scores.shape == (len(candidates),)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [RuleOptions.cancellation(8), RuleOptions.standard(3), RuleOptions.standard(omnibus=True)],
+    ids=["cancellation-8", "standard-3", "omnibus-4"],
+)
+def test_hard_passes_like_medium_at_other_tables(options: RuleOptions) -> None:
+    """Cancellation, Omnibus and tables of other sizes keep the careful player's pass."""
+    view = pass_view(options, 1)
+    assert hard.choose_pass(view, random.Random(1)) == medium.choose_pass(view, random.Random(1))
+
+
+def test_the_real_layout_never_surprises_when_everyone_plays_carefully() -> None:
+    """In games of careful players, the true hidden cards explain every play seen so far, while
+    most random layouts consistent with the view do not (the inference Hard draws on)."""
+    options = RuleOptions.standard()
+    rules = sim.Rules.of(options)
+    rng = random.Random(8)
+    state = new_game(options)
+    checked = surprised = 0
+    while checked < 25:
+        if state.is_over:
+            state = new_game(options)
+        if state.phase is Phase.DEAL:
+            state = apply(state, random_deal(options, rng))
+            continue
+        seat = to_act(state)[0]
+        view = view_for(state, seat)
+        if view.phase is Phase.PLAY and view.trick_number > 3:
+            assert state.hand is not None
+            knowledge = know(view)
+            true = World(state.hand.hands, state.hand.kitty, (None,) * options.num_players)
+            worlds = [true, *(sample_world(knowledge, rng) for _ in range(10))]
+            counts = hard.surprises(view, knowledge, rules, worlds)
+            assert counts[0] == 0
+            surprised += int((counts[1:] > 0).sum())
+            checked += 1
+        state = apply(state, choose_action(view, "medium", rng))
+    assert surprised > 0.5 * 10 * checked

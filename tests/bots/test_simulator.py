@@ -7,7 +7,11 @@ import random
 import numpy as np
 import pytest
 
+from app.bots import choose_action, hard, medium
 from app.bots import simulator as sim
+from app.bots.knowledge import know
+from app.bots.rollout import careful_policy
+from app.bots.sampler import sample_world
 from app.engine import (
     Card,
     MoonChoice,
@@ -20,6 +24,8 @@ from app.engine import (
     new_game,
     random_deal,
     raw_points,
+    to_act,
+    view_for,
 )
 from bench.simulator import deals_batch
 
@@ -45,7 +51,9 @@ TABLES = {
 }
 
 
-@pytest.mark.parametrize("policy", [sim.random_policy, sim.heuristic_policy])
+@pytest.mark.parametrize(
+    "policy", [sim.random_policy, sim.heuristic_policy, careful_policy], ids=lambda p: p.__name__
+)
 @pytest.mark.parametrize("name", sorted(TABLES))
 def test_simulator_matches_engine_card_for_card(name: str, policy: sim.Policy) -> None:
     """Every card the simulator plays is legal in the engine (same legal set), and every hand
@@ -120,3 +128,92 @@ def test_moon_scoring_on_the_last_trick(
     sim.play_out(batch, sim.random_policy, np.random.default_rng(0))
     points = sim.hand_points(batch, np.array([totals]))
     assert tuple(points[0].tolist()) == expected
+
+
+def test_shown_voids_are_tracked() -> None:
+    """A seat that discards on a led suit is marked void in it, for every row."""
+    options = RuleOptions.standard(pass_cycle="none")
+    rules = sim.Rules.of(options)
+    hands = sim.counts_of(
+        options,
+        [
+            [Card.from_str(c).index for c in ("2C", "3C")],
+            [Card.from_str(c).index for c in ("4C", "5C")],
+            [Card.from_str(c).index for c in ("2D", "6C")],
+            [Card.from_str(c).index for c in ("3D", "7C")],
+        ],
+    )[None]
+    batch = sim.new_batch(rules, hands.copy(), leader=0, trick=12)
+    for code in ("2C", "4C", "2D", "7C"):
+        sim.play(batch, np.array([Card.from_str(code).index]))
+    assert batch.voids[0].tolist() == [
+        [False] * 4,
+        [False] * 4,
+        [True, False, False, False],
+        [False] * 4,
+    ]
+
+
+ROLLOUT_TABLES = {
+    "standard-4": RuleOptions.standard(),
+    "standard-3": RuleOptions.standard(3),
+    "omnibus": RuleOptions.standard(omnibus=True),
+    "late-game": RuleOptions.standard(target_score=50),
+    "cancellation-8": RuleOptions.cancellation(8),  # no kitty: the policy does not count it
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROLLOUT_TABLES))
+def test_careful_policy_plays_mediums_card(name: str) -> None:
+    """At every play of Medium games, the vectorized policy in a layout consistent with the view
+    picks Medium's own card (leads, ducks, discards, moon stops and shots)."""
+    options = ROLLOUT_TABLES[name]
+    rules = sim.Rules.of(options)
+    rng = random.Random(11)
+    state = new_game(options)
+    checked = 0
+    while checked < 150:
+        if state.is_over:
+            state = new_game(options)
+        if state.phase is Phase.DEAL:
+            state = apply(state, random_deal(options, rng))
+            continue
+        seat = to_act(state)[0]
+        view = view_for(state, seat)
+        if view.phase is Phase.PLAY and len(view.legal) > 1:
+            k = know(view)
+            batch = hard._batch(view, k, rules, [sample_world(k, rng) for _ in range(2)])
+            chosen = careful_policy(batch, sim.legal_mask(batch), np.random.default_rng(0))
+            expected = medium.choose_play(view, rng).index
+            assert chosen.tolist() == [expected, expected]
+            checked += 1
+        state = apply(state, choose_action(view, "medium", rng))
+
+
+def test_moon_modes_are_played() -> None:
+    """A seat that took every penalty card so far is stopped by the others (tip 6) and, with only
+    sure winners left, goes for the moon itself."""
+    options = RuleOptions.standard(pass_cycle="none")
+    rules = sim.Rules.of(options)
+    codes = [
+        ["AH", "KH", "QH"],
+        ["2H", "3D", "4D"],
+        ["5C", "6C", "7C"],
+        ["8C", "9C", "TC"],
+    ]
+    hands = sim.counts_of(options, [[Card.from_str(c).index for c in h] for h in codes])[None]
+    penalty = np.array([[9, 0, 0, 0]])
+    points = np.array([[21, 0, 0, 0]])
+    batch = sim.new_batch(
+        rules, hands.copy(), leader=0, trick=11, broken=True, points=points, penalty=penalty
+    )
+    legal = sim.legal_mask(batch)
+    assert Card.from_index(int(careful_policy(batch, legal, np.random.default_rng(0))[0])) == (
+        Card.from_str("AH")
+    )
+    sim.play(batch, np.array([Card.from_str("AH").index]))
+    legal = sim.legal_mask(batch)
+    # Seat 1 must follow with its only heart; the stop is impossible, so it just plays it.
+    assert Card.from_index(int(careful_policy(batch, legal, np.random.default_rng(0))[0])) == (
+        Card.from_str("2H")
+    )
