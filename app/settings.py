@@ -15,6 +15,8 @@ class Settings:
     database_url: str
     secure_cookies: bool
     """Send the session cookie with `Secure` (set when served over HTTPS)."""
+    pause_scale: float = 1.0
+    """Multiplies the pauses between computer cards (tests shorten them)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -22,4 +24,5 @@ class Settings:
         return cls(
             database_url=database_url(),
             secure_cookies=os.environ.get("HEARTS_SECURE_COOKIES", "") == "1",
+            pause_scale=float(os.environ.get("HEARTS_PAUSE_SCALE", "1") or 1),
         )

@@ -159,6 +159,16 @@ def start_game(
     return game.id
 
 
+def start_again(session: Session, player: Player, game_id: int) -> int:
+    """A new game with the same options, computer level and pace as one of the player's games."""
+    game = repository.get_game(session, game_id, player.id)
+    if game is None:
+        raise GameNotFoundError(game_id)
+    level = next(s for s in game.seats if s != HUMAN)
+    options = GameHeader.from_json(game.header).options
+    return start_game(session, player, level, game.fast_play, options)
+
+
 def table(session: Session, player: Player, game_id: int) -> Table:
     """The table of one of the player's games."""
     game = repository.get_game(session, game_id, player.id)

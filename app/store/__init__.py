@@ -13,7 +13,7 @@ Typical use (the services layer owns the transaction)::
 The schema is created by Alembic (`alembic upgrade head`), never by the app at start-up.
 """
 
-from app.store import repository
+from app.store import repository, stats
 from app.store.db import database_url, make_engine, make_sessionmaker
 from app.store.models import (
     ABANDONED,
@@ -26,6 +26,7 @@ from app.store.models import (
     Base,
     Game,
     GameAction,
+    GameSeat,
     HandResultRow,
     Player,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "Base",
     "Game",
     "GameAction",
+    "GameSeat",
     "HandResultRow",
     "Player",
     "StoredDataError",
@@ -75,4 +77,5 @@ __all__ = [
     "make_sessionmaker",
     "mark_abandoned",
     "repository",
+    "stats",
 ]

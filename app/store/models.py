@@ -1,8 +1,9 @@
 """SQLAlchemy models: players, games, their action logs and per-hand results.
 
 A game is its header plus its action log (`game_actions`); everything else on `games` is a
-denormalised summary kept up to date in the transaction that appends actions. `hand_results`
-holds one row per finished hand and seat, for the statistics page.
+denormalised summary kept up to date in the transaction that appends actions. `game_seats` names
+who sat where (the human or a computer level), `hand_results` holds one row per finished hand and
+seat; both feed the statistics page (`app/store/stats.py`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -125,6 +127,12 @@ class Game(Base):
     """`GameHeader.to_json()`: the rule options and the first dealer."""
     seats: Mapped[list[Any]]
     """For each seat, "human" or a computer level ("easy", "medium", "hard")."""
+    variant: Mapped[str] = mapped_column(String(16), server_default="standard")
+    """The preset's variant ("standard" or "cancellation"), copied from the header for filters."""
+    num_players: Mapped[int] = mapped_column(server_default="4")
+    """The number of seats, copied from the header for filters."""
+    omnibus: Mapped[bool] = mapped_column(server_default=false())
+    """Whether the Omnibus bonus card is in play (R20), copied from the header."""
     seed: Mapped[int] = mapped_column(BigInteger)
     """The game's seed (signed 64-bit), from which deals and computer decisions derive."""
     fast_play: Mapped[bool]
@@ -145,6 +153,19 @@ class Game(Base):
 
     def __repr__(self) -> str:
         return f"Game(id={self.id}, status={self.status}, version={self.version})"
+
+
+class GameSeat(Base):
+    """Who sits at one seat of a game: "human" or a computer level (written with the game)."""
+
+    __tablename__ = "game_seats"
+    __table_args__ = (CheckConstraint(f"kind IN {SEAT_KINDS!r}", name="kind"),)
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
 
 
 class GameAction(Base):

@@ -29,6 +29,7 @@ from app.store.models import (
     SEAT_KINDS,
     Game,
     GameAction,
+    GameSeat,
     HandResultRow,
     Player,
     new_token,
@@ -80,7 +81,7 @@ def create_game(
     fast_play: bool,
 ) -> Game:
     """A new active game with no actions yet (version 0); `seats` names "human" or a bot level
-    for every seat, and `seed` must fit a signed 64-bit integer."""
+    for every seat (one `game_seats` row each), and `seed` must fit a signed 64-bit integer."""
     n = header.options.num_players
     if len(seats) != n:
         raise ValueError(f"a {n}-seat game needs {n} seats, not {len(seats)}")
@@ -93,6 +94,9 @@ def create_game(
     game = Game(
         player_id=player.id,
         header=header.to_json(),
+        variant=header.options.variant.value,
+        num_players=n,
+        omnibus=header.options.omnibus,
         seats=list(seats),
         seed=seed,
         fast_play=fast_play,
@@ -106,6 +110,10 @@ def create_game(
         finished_at=None,
     )
     session.add(game)
+    session.flush()
+    session.add_all(
+        GameSeat(game_id=game.id, seat=seat, kind=kind) for seat, kind in enumerate(seats)
+    )
     session.flush()
     return game
 

@@ -14,9 +14,9 @@ from fastapi.templating import Jinja2Templates
 
 from app.settings import Settings
 from app.store.db import make_engine, make_sessionmaker
-from app.web import routes
+from app.web import i18n, preferences, routes, routes_stats
 from app.web.security import security_middleware
-from app.web.session import session_cookie_middleware
+from app.web.session import language_middleware, session_cookie_middleware
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,8 +29,12 @@ def make_templates() -> Jinja2Templates:
         extensions=["jinja2.ext.i18n"],
         undefined=jinja2.StrictUndefined,
     )
-    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
-    return Jinja2Templates(env=env)
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, i18n.ngettext, newstyle=True
+    )
+    env.globals["languages"] = i18n.LANGUAGES
+    env.globals["language"] = i18n.current
+    return Jinja2Templates(env=env, context_processors=[preferences.body_classes])
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -42,8 +46,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.templates = make_templates()
+    app.middleware("http")(language_middleware)
     app.middleware("http")(session_cookie_middleware)
     app.middleware("http")(security_middleware)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     app.include_router(routes.router)
+    app.include_router(routes_stats.router)
     return app

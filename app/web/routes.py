@@ -15,9 +15,11 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from sqlalchemy.orm import Session
 
 from app.bots import Level
-from app.engine import Card, InvalidActionError, Pass, Play
+from app.engine import Card, InvalidActionError, MoonChoice, Pass, Play
 from app.services import games
 from app.store.models import Player
+from app.web import i18n, messages, options_form, preferences, rules_page
+from app.web.i18n import N_
 from app.web.session import current_player
 from app.web.table import build
 
@@ -74,22 +76,133 @@ def healthz() -> PlainTextResponse:
     return PlainTextResponse("ok")
 
 
+async def form_fields(request: Request) -> dict[str, str]:
+    """The submitted form as text fields (the last value of a repeated field)."""
+    form = await request.form()
+    return {key: str(value) for key, value in form.items()}
+
+
+FormDep = Annotated[dict[str, str], Depends(form_fields)]
+
+
+def _home(
+    request: Request,
+    session: Session,
+    player: Player,
+    form: dict[str, str] | None = None,
+    error: str | None = None,
+) -> Response:
+    context = {
+        "active_game": games.active_game_id(session, player),
+        "levels": list(Level),
+        "fields": options_form.FIELDS,
+        "presets": options_form.PRESETS,
+        "player_counts": options_form.PLAYER_COUNTS,
+        "default_players": options_form.DEFAULT_PLAYERS,
+        "defaults": {
+            p: options_form.defaults(p, options_form.DEFAULT_PLAYERS[p])
+            for p in options_form.PRESETS
+        },
+        "form": form or {},
+        "error": error,
+    }
+    session.commit()
+    return render(request, "home.html", context, status=400 if error else 200)
+
+
+@router.post("/language")
+def choose_language(request: Request, lang: FormText = "", next: FormText = "/") -> Response:
+    """Remember the chosen language for this browser and go back to the page."""
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = RedirectResponse(target, status_code=303)
+    if lang in i18n.LANGUAGES:
+        response.set_cookie(
+            i18n.COOKIE,
+            lang,
+            max_age=400 * 24 * 3600,
+            httponly=True,
+            samesite="lax",
+            secure=request.app.state.settings.secure_cookies,
+        )
+    return response
+
+
+@router.get("/settings", response_class=HTMLResponse)
+def settings_page(request: Request) -> Response:
+    """Display settings: a four-colour deck and large cards."""
+    return render(request, "settings.html", {"saved": request.query_params.get("saved") == "1"})
+
+
+@router.post("/settings")
+def save_settings(
+    request: Request, four_colours: FormText = "", large_cards: FormText = ""
+) -> Response:
+    """Remember the display settings in this browser."""
+    response = RedirectResponse("/settings?saved=1", status_code=303)
+    for cookie, value in (
+        (preferences.FOUR_COLOURS, four_colours),
+        (preferences.LARGE_CARDS, large_cards),
+    ):
+        response.set_cookie(
+            cookie,
+            "1" if value == "on" else "0",
+            max_age=400 * 24 * 3600,
+            httponly=True,
+            samesite="lax",
+            secure=request.app.state.settings.secure_cookies,
+        )
+    return response
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules(
+    request: Request,
+    session: SessionDep,
+    player: PlayerDep,
+    game: str = "",
+    preset: str = "standard",
+    players: str = "",
+) -> Response:
+    """The rules of a table (one of the player's games, or a preset), the tips and the FAQ."""
+    options = None
+    if game.isdigit():
+        try:
+            options = games.table(session, player, int(game)).view.options
+        except games.GameNotFoundError:
+            options = None
+    if options is None:
+        form = {"preset": preset, f"players_{preset}": players}
+        try:
+            options = options_form.read(form)
+        except options_form.OptionsFormError:
+            options = options_form.read({})
+    session.commit()
+    context = {
+        "options": options,
+        "table_rules": [s.render() for s in rules_page.sentences(options)],
+        "player_counts": options_form.PLAYER_COUNTS,
+    }
+    return render(request, "rules.html", context)
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request, session: SessionDep, player: PlayerDep) -> Response:
     """The new-game screen, with "Continue" when a game is in progress."""
-    context = {"active_game": games.active_game_id(session, player), "levels": list(Level)}
-    session.commit()
-    return render(request, "home.html", context)
+    return _home(request, session, player)
 
 
 @router.post("/games")
-def new_game(
-    session: SessionDep, player: PlayerDep, level: FormText = "medium", fast_play: FormText = ""
-) -> Response:
-    """Start a game from the new-game form and go to its table."""
+def new_game(request: Request, session: SessionDep, player: PlayerDep, form: FormDep) -> Response:
+    """Start a game from the new-game form and go to its table; a table the rules do not define
+    is refused with a message on the form."""
+    level = form.get("level", Level.MEDIUM.value)
     if level not in {lv.value for lv in Level}:
-        return PlainTextResponse("Unknown difficulty.", status_code=400)
-    game_id = games.start_game(session, player, level, fast_play=fast_play == "on")
+        return _home(request, session, player, form, N_("Choose a difficulty."))
+    try:
+        options = options_form.read(form)
+    except options_form.OptionsFormError as err:
+        return _home(request, session, player, form, str(err))
+    game_id = games.start_game(session, player, level, form.get("fast_play") == "on", options)
     session.commit()
     return RedirectResponse(f"/games/{game_id}", status_code=303)
 
@@ -119,7 +232,7 @@ def pass_cards(
 
     def change(number: int, at: int) -> games.Table:
         if len(cards) != 3:
-            raise BadFormError("Choose exactly three cards to pass.")
+            raise BadFormError(N_("Choose exactly three cards to pass."))
         action = Pass(0, [_card(code) for code in cards])
         return games.act(session, player, number, at, action)
 
@@ -155,6 +268,37 @@ def advance(
     return _change(request, session, player, game_id, version, change)
 
 
+@router.post("/games/{game_id}/moon")
+def moon_choice(
+    request: Request,
+    game_id: str,
+    session: SessionDep,
+    player: PlayerDep,
+    version: FormText = "",
+    scoring: FormText = "",
+) -> Response:
+    """The human shooter chooses how the moon scores (R12.5)."""
+
+    def change(number: int, at: int) -> games.Table:
+        if scoring not in ("add_to_others", "subtract_from_self"):
+            raise BadFormError(N_("Choose one of the two ways the moon can score."))
+        return games.act(session, player, number, at, MoonChoice(0, scoring))
+
+    return _change(request, session, player, game_id, version, change)
+
+
+@router.post("/games/{game_id}/again")
+def play_again(request: Request, game_id: str, session: SessionDep, player: PlayerDep) -> Response:
+    """A new game with the finished game's settings (Q-03)."""
+    try:
+        new_id = games.start_again(session, player, _game_id(game_id))
+    except games.GameNotFoundError:
+        session.commit()
+        return render(request, "not_found.html", {}, status=404)
+    session.commit()
+    return RedirectResponse(f"/games/{new_id}", status_code=303)
+
+
 @router.post("/games/{game_id}/next")
 def next_hand(
     request: Request, game_id: str, session: SessionDep, player: PlayerDep, version: FormText = ""
@@ -180,7 +324,7 @@ def _card(code: str) -> Card:
     try:
         return Card.from_str(code)
     except InvalidActionError:
-        raise BadFormError("That is not a card.") from None
+        raise BadFormError(N_("That is not a card.")) from None
 
 
 def _change(
@@ -209,13 +353,14 @@ def _changed(
         number = _game_id(game_id)
         try:
             if not version.isdigit():
-                raise BadFormError("This form is out of date or incomplete; try again.")
+                raise BadFormError(N_("This form is out of date or incomplete; try again."))
             table = change(number, int(version))
         except BadFormError as err:
             return _table_response(request, games.table(session, player, number), [str(err)], 400)
         except games.ActionRefusedError as refused:
             status = 409 if refused.refusal.stale else 422
-            return _table_response(request, refused.table, [refused.refusal.message], status)
+            message = messages.explain(refused.refusal)
+            return _table_response(request, refused.table, [message], status)
     except games.GameNotFoundError:
         return render(request, "not_found.html", {}, status=404)
     if is_htmx(request):
@@ -226,6 +371,6 @@ def _changed(
 def _table_response(
     request: Request, table: games.Table, messages: list[str], status: int
 ) -> Response:
-    context = {"t": build(table, messages)}
+    context = {"t": build(table, messages, request.app.state.settings.pause_scale)}
     name = "partials/update.html" if is_htmx(request) else "game.html"
     return render(request, name, context, status)

@@ -11,6 +11,7 @@ from starlette.responses import Response
 
 from app.store import repository
 from app.store.models import Player
+from app.web import i18n
 
 COOKIE = "hearts_session"
 MAX_AGE = 400 * 24 * 3600
@@ -43,4 +44,16 @@ async def session_cookie_middleware(
             secure=request.app.state.settings.secure_cookies,
             path="/",
         )
+    return response
+
+
+async def language_middleware(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """Speak the remembered language, else the browser's (Accept-Language), else English."""
+    i18n.activate(
+        i18n.choose(request.cookies.get(i18n.COOKIE), request.headers.get("accept-language"))
+    )
+    response = await call_next(request)
+    response.headers["Content-Language"] = i18n.current()
     return response

@@ -1,27 +1,43 @@
 """The table as the page shows it, built from the human seat's view only (never the full state).
 
 Everything here is plain data for the templates: seats around the table, the hand sorted by
-suit, the trick on the table, the trick history, the score sheet and what the player can do now.
+suit, the trick on the table (with Cancellation's cancelled pairs, pot and kitty), the trick
+history, the score sheet, the table's rules and what the player can do now. Names and messages
+are message ids: the templates translate them.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from app.engine import (
     Card,
     HandResult,
+    MoonScoring,
     PassDirection,
     Phase,
     PlayerView,
     Suit,
     Trick,
+    moon_points,
+    pass_target,
     points_of,
+    seat_names,
 )
 from app.services.games import HUMAN, Table
+from app.web.i18n import N_
+from app.web.options_form import FIELDS
 
-SEAT_KEYS_4 = ("S", "W", "N", "E")
-SEAT_NAMES_4 = ("You", "West", "North", "East")
+COMPASS = {
+    3: (N_("You"), N_("West"), N_("East")),
+    4: (N_("You"), N_("West"), N_("North"), N_("East")),
+}
+NAMES = (
+    N_("Ada"), N_("Boris"), N_("Clara"), N_("Dmitri"), N_("Elena"),
+    N_("Filip"), N_("Greta"), N_("Hugo"), N_("Ivana"), N_("Jonas"),
+)  # fmt: skip
+"""Names of the computer players at tables of five or more (Q-02)."""
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
 """The hand is sorted clubs, diamonds, spades, hearts: colours alternate."""
 CARD_PAUSE_MS = 600
@@ -56,16 +72,19 @@ class SeatView:
     total: int
     to_act: bool
     is_human: bool
+    dealer: bool
 
 
 @dataclass(frozen=True, slots=True)
 class PlayView:
-    """A card on the table: who played it and whether it won the trick."""
+    """A card on the table: who played it, whether it won, whether its twin cancelled it."""
 
+    seat: int
     seat_key: str
     seat_name: str
     card: CardView
     winner: bool = False
+    cancelled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +94,10 @@ class TrickRow:
     number: int
     leader: str
     plays: tuple[PlayView, ...]
-    winner: str
+    winner: str | None
     points: int
+    pot_cards: int
+    kitty: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +111,24 @@ class ScoreRow:
     shooter: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class MoonOption:
+    """One of the shooter's two choices and the totals it leads to (Q-07)."""
+
+    scoring: str
+    label: str
+    value: int
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleLine:
+    """One rule option of the table, for the rules panel."""
+
+    label: str
+    value: str
+
+
 @dataclass(slots=True)
 class TableView:
     """Everything the game page shows."""
@@ -98,20 +137,22 @@ class TableView:
     version: int
     fast_play: bool
     level: str
+    preset: str
+    num_players: int
     phase: str
     mode: str
-    """pass, play, wait, hand_over or game_over."""
+    """pass, play, wait, moon, hand_over or game_over."""
     seats: list[SeatView]
     hand: list[CardView]
     trick: list[PlayView]
     trick_finished: bool
+    trick_no_winner: bool
     history: list[TrickRow]
     scores: list[ScoreRow]
     totals: tuple[int, ...]
     hand_number: int
     direction: str
     pass_target: str | None
-    passed: list[CardView]
     advance: bool
     pause_ms: int
     status: str
@@ -120,6 +161,13 @@ class TableView:
     hearts_broken: bool
     last_hand: ScoreRow | None
     target: int
+    pot_cards: int
+    pot_points: int
+    kitty_size: int
+    kitty_holder: str | None
+    kitty_cards: list[CardView]
+    moon_options: list[MoonOption]
+    rules: list[RuleLine]
     messages: list[str] = field(default_factory=list)
 
 
@@ -139,13 +187,16 @@ def card_view(c: Card, *, legal: bool = False, received: bool = False) -> CardVi
 
 
 def seat_key(seat: int, n: int) -> str:
-    """The seat's short key (`S`, `W`, `N`, `E` at four seats)."""
-    return SEAT_KEYS_4[seat] if n == 4 else chr(ord("A") + seat)
+    """The seat's short key, as in `data-seat`: S W N E at four seats, S W E at three, else
+    letters A, B, … (the engine's seat names)."""
+    return seat_names(n)[seat]
 
 
 def seat_name(seat: int, n: int) -> str:
-    """The seat's name for people."""
-    return SEAT_NAMES_4[seat] if n == 4 else ("You" if seat == 0 else f"Player {seat + 1}")
+    """The seat's name for people (a message id)."""
+    if n in COMPASS:
+        return COMPASS[n][seat]
+    return "You" if seat == 0 else NAMES[seat - 1]
 
 
 def sort_hand(cards: tuple[Card, ...]) -> list[Card]:
@@ -155,8 +206,7 @@ def sort_hand(cards: tuple[Card, ...]) -> list[Card]:
 
 def hand_points_so_far(view: PlayerView) -> list[int]:
     """Points each seat has collected this hand, from the public tricks (and own kitty)."""
-    n = view.num_players
-    points = [0] * n
+    points = [0] * view.num_players
     for t in view.tricks:
         if t.collector is not None:
             points[t.collector] += points_of(view.options, (*t.cards, *t.pot_taken))
@@ -165,7 +215,7 @@ def hand_points_so_far(view: PlayerView) -> list[int]:
     return points
 
 
-def build(table: Table, messages: list[str] | None = None) -> TableView:
+def build(table: Table, messages: list[str] | None = None, pause_scale: float = 1.0) -> TableView:
     """The page's table for the human seat."""
     view = table.view
     n = view.num_players
@@ -183,44 +233,48 @@ def build(table: Table, messages: list[str] | None = None) -> TableView:
             total=view.totals[s],
             to_act=s in view.to_act,
             is_human=table.seats[s] == HUMAN,
+            dealer=s == view.dealer and view.hand_number > 0,
         )
         for s in range(n)
     ]
     legal = set(view.legal) if mode == "play" else set()
-    show_received = not view.tricks and view.received is not None
-    received = list(view.received or ()) if show_received else []
+    received = Counter(view.received or ()) if not view.tricks else Counter()
     hand: list[CardView] = []
     for c in sort_hand(view.hand):
-        is_received = c in received
-        if is_received:
-            received.remove(c)
+        is_received = received[c] > 0
+        received[c] -= 1
         hand.append(card_view(c, legal=c in legal, received=is_received))
     trick, finished = _trick_on_table(view)
-    history = [_trick_row(view, t) for t in view.tricks]
     scores = [_score_row(view, r) for r in view.results]
     hand_over = phase in (Phase.DEAL, Phase.GAME_OVER) and bool(view.results)
     pause = TRICK_PAUSE_MS if finished else CARD_PAUSE_MS
     if table.fast_play:
         pause //= FAST_FACTOR
-    target = view.pass_target
+    pause = round(pause * pause_scale)
+    target = None
+    if view.direction is not PassDirection.HOLD and view.hand_number:
+        target = pass_target(view.seat, view.direction, n)
+    holder = view.kitty_collector
     return TableView(
         game_id=table.game_id,
         version=table.version,
         fast_play=table.fast_play,
         level=table.level,
+        preset=view.options.variant.value,
+        num_players=n,
         phase=phase.value,
         mode=mode,
         seats=seats,
         hand=hand,
         trick=trick,
         trick_finished=finished,
-        history=history,
+        trick_no_winner=finished and view.tricks[-1].winner is None,
+        history=[_trick_row(view, t) for t in view.tricks],
         scores=scores,
         totals=view.totals,
         hand_number=view.hand_number,
         direction=view.direction.value,
         pass_target=seat_name(target, n) if target is not None else None,
-        passed=[card_view(c) for c in view.passed or ()],
         advance=table.computer_to_act,
         pause_ms=pause,
         status=table.status,
@@ -229,8 +283,30 @@ def build(table: Table, messages: list[str] | None = None) -> TableView:
         hearts_broken=view.hearts_broken,
         last_hand=scores[-1] if hand_over and scores else None,
         target=view.options.target_score,
+        pot_cards=len(view.pot),
+        pot_points=points_of(view.options, view.pot),
+        kitty_size=view.kitty_size,
+        kitty_holder=seat_name(holder, n) if holder is not None else None,
+        kitty_cards=[card_view(c) for c in sort_hand(view.kitty or ())],
+        moon_options=_moon_options(view, points) if mode == "moon" else [],
+        rules=rule_lines(view),
         messages=list(messages or []),
     )
+
+
+def rule_lines(view: PlayerView) -> list[RuleLine]:
+    """Every rule option of the table that its preset offers, with its value's label."""
+    options = view.options
+    lines = []
+    for f in FIELDS:
+        if options.variant.value not in f.presets:
+            continue
+        value = getattr(options, f.name)
+        text = "true" if value is True else "false" if value is False else str(value)
+        text = getattr(value, "value", text)
+        label = next((c.label for c in f.choices if c.value == text), text)
+        lines.append(RuleLine(f.label, label))
+    return lines
 
 
 def _mode(table: Table) -> str:
@@ -239,25 +315,39 @@ def _mode(table: Table) -> str:
         return "game_over"
     if view.phase is Phase.DEAL:
         return "hand_over"
+    if view.phase is Phase.MOON_CHOICE:
+        return "moon" if view.moon_shooter == view.seat else "wait"
     if view.seat in view.to_act:
         return "pass" if view.phase is Phase.PASS else "play"
     return "wait"
 
 
+def _plays(
+    view: PlayerView, plays: tuple[tuple[int, Card], ...], winner: int | None
+) -> list[PlayView]:
+    n = view.num_players
+    twins = Counter(c for _, c in plays)
+    return [
+        PlayView(
+            seat=s,
+            seat_key=seat_key(s, n),
+            seat_name=seat_name(s, n),
+            card=card_view(c),
+            winner=s == winner,
+            cancelled=twins[c] > 1,
+        )
+        for s, c in plays
+    ]
+
+
 def _trick_on_table(view: PlayerView) -> tuple[list[PlayView], bool]:
     """The trick in progress, or the trick just finished (shown a moment, winner marked)."""
-    n = view.num_players
     if view.current:
-        return [
-            PlayView(seat_key(s, n), seat_name(s, n), card_view(c)) for s, c in view.current
-        ], False
+        return _plays(view, view.current, None), False
     if not view.tricks:
         return [], False
     last: Trick = view.tricks[-1]
-    return [
-        PlayView(seat_key(s, n), seat_name(s, n), card_view(c), winner=s == last.winner)
-        for s, c in last.plays
-    ], True
+    return _plays(view, last.plays, last.winner), True
 
 
 def _trick_row(view: PlayerView, t: Trick) -> TrickRow:
@@ -265,12 +355,11 @@ def _trick_row(view: PlayerView, t: Trick) -> TrickRow:
     return TrickRow(
         number=t.number,
         leader=seat_name(t.leader, n),
-        plays=tuple(
-            PlayView(seat_key(s, n), seat_name(s, n), card_view(c), winner=s == t.winner)
-            for s, c in t.plays
-        ),
-        winner=seat_name(t.collector, n) if t.collector is not None else "—",
+        plays=tuple(_plays(view, t.plays, t.winner)),
+        winner=seat_name(t.collector, n) if t.collector is not None else None,
         points=points_of(view.options, (*t.cards, *t.pot_taken)),
+        pot_cards=len(t.pot_taken),
+        kitty=t.kitty_taken,
     )
 
 
@@ -283,6 +372,20 @@ def _score_row(view: PlayerView, r: HandResult) -> ScoreRow:
         totals=r.totals,
         shooter=seat_name(r.shooter, n) if r.shooter is not None else None,
     )
+
+
+def _moon_options(view: PlayerView, base: list[int]) -> list[MoonOption]:
+    """The shooter's two choices with the totals each gives (R12.5, Q-07)."""
+    labels = {
+        MoonScoring.ADD_TO_OTHERS: N_("Add %(value)s to everyone else"),
+        MoonScoring.SUBTRACT_FROM_SELF: N_("Take %(value)s off my score"),
+    }
+    out = []
+    for scoring, label in labels.items():
+        points = moon_points(view.options, tuple(base), view.seat, scoring)
+        totals = tuple(t + p for t, p in zip(view.totals, points, strict=True))
+        out.append(MoonOption(scoring.value, label, view.options.moon_value, totals))
+    return out
 
 
 def _tied_above_target(view: PlayerView) -> bool:

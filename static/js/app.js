@@ -1,5 +1,7 @@
-// Passing: at most three cards can be raised, and the pass button is enabled only when exactly
-// three are. Everything else on the page is plain forms driven by htmx.
+// The little the page needs beyond htmx:
+// - passing: at most three cards can be raised, and the pass button is enabled only when exactly
+//   three are (UI-03, UI-04);
+// - the keyboard: the arrow keys move the focus over the hand, Enter plays a card or raises it.
 (function () {
   "use strict";
   var NEEDED = 3;
@@ -23,8 +25,34 @@
     refresh(form);
   });
 
+  function focusables(hand) {
+    return Array.prototype.filter.call(
+      hand.querySelectorAll("button.card, input[name=cards]"),
+      function (el) { return !el.disabled; }
+    );
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    var hand = target.closest && target.closest(".cards");
+    if (!hand) return;
+    var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (step) {
+      var items = focusables(hand);
+      var at = items.indexOf(target);
+      if (at >= 0 && items.length) {
+        items[(at + step + items.length) % items.length].focus();
+        event.preventDefault();
+      }
+    } else if (event.key === "Enter" && target.matches("input[type=checkbox]")) {
+      target.click(); // Enter raises or lowers a card, like a tap
+      event.preventDefault();
+    }
+  });
+
   function init(root) {
-    (root.querySelectorAll ? root : document).querySelectorAll("form.pass-form").forEach(refresh);
+    var scope = root && root.querySelectorAll ? root : document;
+    scope.querySelectorAll("form.pass-form").forEach(refresh);
   }
 
   document.addEventListener("DOMContentLoaded", function () { init(document); });

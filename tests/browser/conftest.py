@@ -60,7 +60,7 @@ class Server:
 
     def start(self) -> None:
         """Start uvicorn and wait until /healthz answers."""
-        env = {**os.environ, "DATABASE_URL": self.database_url}
+        env = {**os.environ, "DATABASE_URL": self.database_url, "HEARTS_PAUSE_SCALE": "0.3"}
         self.process = subprocess.Popen(
             [
                 sys.executable,

@@ -10,7 +10,7 @@ from sqlalchemy import Engine, inspect
 from app.store import Base
 from tests.store.conftest import alembic_config
 
-TABLES = {"players", "games", "game_actions", "hand_results"}
+TABLES = {"players", "games", "game_seats", "game_actions", "hand_results"}
 
 
 def test_upgrade_head_leaves_no_drift(database_url: str, engine: Engine) -> None:

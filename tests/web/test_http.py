@@ -37,7 +37,14 @@ def hidden_cards(state: GameState) -> set[Card]:
 
 def assert_no_hidden_card(html: str, state: GameState) -> None:
     for c in hidden_cards(state):
-        for needle in (f'data-card="{c}"', f'data-played="{c}"', f'value="{c}"', c.label):
+        needles = (
+            f'data-card="{c}"',
+            f'data-played="{c}"',
+            f'value="{c}"',
+            f'aria-label="{c.label}',
+            f">{c.label}<",
+        )
+        for needle in needles:
             assert needle not in html, f"{c} leaked as {needle!r}"
 
 
