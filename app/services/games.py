@@ -189,15 +189,31 @@ def act(session: Session, player: Player, game_id: int, version: int, action: Ac
 
 
 def advance(session: Session, player: Player, game_id: int, version: int) -> Table:
-    """Let the computer player whose turn it is take one action (a no-op otherwise)."""
+    """Let the computer player whose turn it is take one action (a no-op otherwise).
+
+    The computer thinks outside any transaction (a Hard decision can take a few hundred
+    milliseconds and SQLite's write lock must not wait for it): the position is read and the
+    transaction ended, the action chosen, then applied in a new transaction only if the game is
+    still at the same version. A decision depends only on stored data, so a concurrent request
+    that got there first has applied the very same action.
+    """
+    game = repository.get_game(session, game_id, player.id)
+    if game is None:
+        raise GameNotFoundError(game_id)
+    state = _state(session, game)
+    seed, seats, at = game.seed, list(game.seats), game.version
+    session.commit()
+    chosen: Action | None = None
+    bots = [s for s in to_act(state) if seats[s] != HUMAN]
+    if version == at and bots:
+        seat = bots[0]
+        rng = decision_rng(seed, at, seat)
+        chosen = choose_action(view_for(state, seat), seats[seat], rng)
 
     def step(game: Game, state: GameState) -> tuple[list[Action], GameState]:
-        seats = [s for s in to_act(state) if game.seats[s] != HUMAN]
-        if not seats:
+        if chosen is None:
             return [], state
-        seat = seats[0]
-        rng = decision_rng(game.seed, game.version, seat)
-        return _plan(game, state, [choose_action(view_for(state, seat), game.seats[seat], rng)])
+        return _plan(game, state, [chosen])
 
     return _change(session, player, game_id, version, step)
 
