@@ -4,7 +4,8 @@
 
 Deals are made with the engine; every hand is then played to its end in the simulator, in
 batches that play every row in lock-step, with uniformly random legal cards (and, for
-comparison, with the Hard player's quick rollout policy). One process, one core.
+comparison, with the Hard player's rollout policy, the careful player's habits vectorized, and
+with the simpler heuristic policy). One process, one core.
 The last line reads `simulator: N hands/s`.
 """
 
@@ -18,6 +19,7 @@ import time
 import numpy as np
 
 from app.bots import simulator as sim
+from app.bots.rollout import careful_policy
 from app.engine import (
     Deal,
     FirstLead,
@@ -74,8 +76,10 @@ def main() -> None:
     args = parser.parse_args()
     options = parse_table(args.table)
     print(f"python {platform.python_version()}, numpy {np.__version__}, one process, {args.table}")
+    careful = rate(options, careful_policy, args.hands // 4, args.batch, args.seed)
+    print(f"rollout policy (careful): {careful:,.0f} hands/s")
     heuristic = rate(options, sim.heuristic_policy, args.hands // 2, args.batch, args.seed)
-    print(f"rollout policy: {heuristic:,.0f} hands/s")
+    print(f"heuristic policy: {heuristic:,.0f} hands/s")
     random_rate = rate(options, sim.random_policy, args.hands, args.batch, args.seed)
     print(f"simulator: {random_rate:.0f} hands/s")
 

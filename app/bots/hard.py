@@ -20,12 +20,13 @@ The budget is data: a number of layouts, spent in rounds, and a deadline checked
 (so a decision is the same for the same view and seed unless the deadline cuts it short). The
 moon choice uses the `auto` rule.
 """
+
 from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter
 import time
+from collections import Counter
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -47,7 +48,18 @@ from app.engine import (
     points_of,
 )
 
-__all__ = ["DEFAULT_BUDGET", "Budget", "choose_moon", "choose_pass", "choose_play", "evaluate"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "Budget",
+    "choose_moon",
+    "choose_pass",
+    "choose_play",
+    "evaluate",
+    "evaluate_passes",
+    "pass_candidates",
+    "pass_surprises",
+    "surprises",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +130,8 @@ def choose_pass(
         return candidates[0]
     scores = evaluate_passes(view, candidates, rng, budget.pass_worlds, budget)
     if budget.pass_final_worlds > 0 and len(candidates) > budget.pass_finalists:
-        finalists = sorted(np.argsort(-scores, kind="stable")[: budget.pass_finalists].tolist())
+        ranked: list[int] = np.argsort(-scores, kind="stable").tolist()
+        finalists = sorted(ranked[: budget.pass_finalists])
         more = evaluate_passes(
             view, [candidates[i] for i in finalists], rng, budget.pass_final_worlds, budget
         )
@@ -249,9 +262,11 @@ def evaluate(
     totals = np.zeros(len(candidates))
     count = 0
     start = time.perf_counter()
+    # Cancellation: many seats to replay, and a face-down kitty the replayed habits do not count.
+    per_world = 1 if view.options.is_cancellation else budget.candidates_per_world
     while count < budget.worlds:
         size = min(budget.round_size, budget.worlds - count)
-        worlds = _likely_worlds(view, knowledge, rules, rng, size, budget.candidates_per_world)
+        worlds = _likely_worlds(view, knowledge, rules, rng, size, per_world)
         totals += _round(view, knowledge, rules, worlds, candidates, np_rng, budget).sum(axis=0)
         count += size
         if (time.perf_counter() - start) * 1000 >= budget.deadline_ms:
@@ -283,7 +298,7 @@ def surprises(view: PlayerView, k: Knowledge, rules: sim.Rules, worlds: list[Wor
     if view.current:
         assert view.leader is not None
         tricks.append((view.leader, view.current))
-    count = _pass_surprises(view, k, worlds)
+    count = pass_surprises(view, k, worlds)
     if not any(seat != me for _, plays in tricks for seat, _ in plays):
         return count
     options = view.options
@@ -320,7 +335,7 @@ PASS_SURPRISE = 2
 """Surprises counted when the cards received are not the careful player's pass from that hand."""
 
 
-def _pass_surprises(view: PlayerView, k: Knowledge, worlds: list[World]) -> np.ndarray:
+def pass_surprises(view: PlayerView, k: Knowledge, worlds: list[World]) -> np.ndarray:
     """`PASS_SURPRISE` for each layout in which the seat that passed to this one, having received
     this seat's cards (an across pass), would not have passed what it did as a careful player."""
     count = np.zeros(len(worlds), dtype=np.int64)

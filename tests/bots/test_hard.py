@@ -12,6 +12,7 @@ from app.bots import simulator as sim
 from app.bots.knowledge import know
 from app.bots.sampler import World, sample_world
 from app.engine import (
+    PassDirection,
     Phase,
     Play,
     PlayerView,
@@ -25,6 +26,8 @@ from app.engine import (
     view_for,
 )
 from tests.engine.helpers import E, N, S, W, random_step
+
+ACROSS = PassDirection.ACROSS
 
 SMALL = hard.Budget(worlds=4, round_size=4, deadline_ms=1e9, candidates_per_world=1)
 
@@ -47,7 +50,7 @@ def test_hard_always_returns_a_legal_card(options: RuleOptions) -> None:
     rng = random.Random(options.num_players)
     decisions = 0
     state = new_game(options)
-    while decisions < 150:
+    while decisions < 100:
         if state.is_over:
             state = new_game(options)
         if state.phase is Phase.PLAY:
@@ -149,14 +152,15 @@ def test_hard_passes_like_medium_at_other_tables(options: RuleOptions) -> None:
 
 
 def test_the_real_layout_never_surprises_when_everyone_plays_carefully() -> None:
-    """In games of careful players, the true hidden cards explain every play seen so far, while
-    most random layouts consistent with the view do not (the inference Hard draws on)."""
+    """In games of careful players, the true hidden cards explain every play seen so far (and,
+    after an across pass, the cards received), while most random layouts consistent with the view
+    do not (the inference Hard draws on)."""
     options = RuleOptions.standard()
     rules = sim.Rules.of(options)
     rng = random.Random(8)
     state = new_game(options)
-    checked = surprised = 0
-    while checked < 25:
+    checked = surprised = across = pass_surprised = 0
+    while checked < 25 or across < 15:
         if state.is_over:
             state = new_game(options)
         if state.phase is Phase.DEAL:
@@ -164,14 +168,24 @@ def test_the_real_layout_never_surprises_when_everyone_plays_carefully() -> None
             continue
         seat = to_act(state)[0]
         view = view_for(state, seat)
-        if view.phase is Phase.PLAY and view.trick_number > 3:
+        wanted = (view.trick_number > 3 and checked < 25) or (
+            view.direction is ACROSS and across < 15
+        )
+        if view.phase is Phase.PLAY and wanted:
             assert state.hand is not None
             knowledge = know(view)
             true = World(state.hand.hands, state.hand.kitty, (None,) * options.num_players)
             worlds = [true, *(sample_world(knowledge, rng) for _ in range(10))]
             counts = hard.surprises(view, knowledge, rules, worlds)
             assert counts[0] == 0
-            surprised += int((counts[1:] > 0).sum())
-            checked += 1
+            if view.trick_number > 3 and checked < 25:
+                surprised += int((counts[1:] > 0).sum())
+                checked += 1
+            if view.direction is ACROSS and across < 15:
+                passes = hard.pass_surprises(view, knowledge, worlds)
+                assert passes[0] == 0
+                pass_surprised += int((passes[1:] > 0).sum())
+                across += 1
         state = apply(state, choose_action(view, "medium", rng))
     assert surprised > 0.5 * 10 * checked
+    assert across > 0 and pass_surprised > 0.3 * 10 * across

@@ -191,29 +191,32 @@ def test_careful_policy_plays_mediums_card(name: str) -> None:
 
 
 def test_moon_modes_are_played() -> None:
-    """A seat that took every penalty card so far is stopped by the others (tip 6) and, with only
-    sure winners left, goes for the moon itself."""
+    """Only seat 0 has taken penalty cards. With `QS` and eleven hearts taken and only sure
+    winners left it goes for the moon (leading `AH`, where a normal lead would be `KH`); with
+    `QS` and two hearts taken it is a threat the others stop by winning a heart (`9H` over `3H`,
+    where a normal follower would duck with `2H`)."""
     options = RuleOptions.standard(pass_cycle="none")
     rules = sim.Rules.of(options)
-    codes = [
-        ["AH", "KH", "QH"],
-        ["2H", "3D", "4D"],
-        ["5C", "6C", "7C"],
-        ["8C", "9C", "TC"],
-    ]
-    hands = sim.counts_of(options, [[Card.from_str(c).index for c in h] for h in codes])[None]
-    penalty = np.array([[9, 0, 0, 0]])
-    points = np.array([[21, 0, 0, 0]])
-    batch = sim.new_batch(
-        rules, hands.copy(), leader=0, trick=11, broken=True, points=points, penalty=penalty
-    )
-    legal = sim.legal_mask(batch)
-    assert Card.from_index(int(careful_policy(batch, legal, np.random.default_rng(0))[0])) == (
-        Card.from_str("AH")
-    )
-    sim.play(batch, np.array([Card.from_str("AH").index]))
-    legal = sim.legal_mask(batch)
-    # Seat 1 must follow with its only heart; the stop is impossible, so it just plays it.
-    assert Card.from_index(int(careful_policy(batch, legal, np.random.default_rng(0))[0])) == (
-        Card.from_str("2H")
-    )
+
+    def batch_of(codes: list[list[str]], hearts: int) -> sim.Batch:
+        hands = sim.counts_of(options, [[Card.from_str(c).index for c in h] for h in codes])
+        return sim.new_batch(
+            rules,
+            hands[None].copy(),
+            leader=0,
+            trick=12,
+            broken=True,
+            points=np.array([[13 + hearts, 0, 0, 0]]),
+            penalty=np.array([[1 + hearts, 0, 0, 0]]),
+        )
+
+    def policy_card(batch: sim.Batch) -> str:
+        chosen = careful_policy(batch, sim.legal_mask(batch), np.random.default_rng(0))
+        return str(Card.from_index(int(chosen[0])))
+
+    shooter = batch_of([["AH", "KH"], ["2D", "9C"], ["5C", "6C"], ["7C", "8C"]], hearts=11)
+    assert policy_card(shooter) == "AH"
+
+    stopper = batch_of([["3H", "4C"], ["2H", "9H"], ["5C", "6C"], ["7C", "8C"]], hearts=2)
+    sim.play(stopper, np.array([Card.from_str("3H").index]))
+    assert policy_card(stopper) == "9H"
