@@ -25,10 +25,14 @@ SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
 def is_cross_site(request: Request) -> bool:
-    """Whether a state-changing request comes from another site (Fetch metadata or Origin)."""
+    """Whether a state-changing request comes from another site.
+
+    Fetch metadata is trusted when the browser sends it ("same-origin" and "none", a typed URL
+    or bookmark, are allowed): a proxy that rewrites Host must not refuse every form. Only
+    without it is Origin compared with Host."""
     site = request.headers.get("sec-fetch-site")
-    if site is not None and site not in ("same-origin", "none"):
-        return True
+    if site is not None:
+        return site not in ("same-origin", "none")
     origin = request.headers.get("origin")
     if origin is not None:
         host = request.headers.get("host", "")

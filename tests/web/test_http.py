@@ -264,6 +264,33 @@ def test_cross_site_posts_are_refused(client: TestClient) -> None:
     assert same.status_code in (200, 303)
 
 
+def test_fetch_metadata_is_trusted_behind_a_proxy_that_rewrites_host(client: TestClient) -> None:
+    """With Sec-Fetch-Site the Origin is not compared with Host (a proxy may rewrite Host)."""
+    game_id = start(client)
+    version = version_of(client.get(f"/games/{game_id}").text)
+    proxied = {"Host": "app.internal:8000", "Origin": "https://hearts.example"}
+    for site in ("same-origin", "none"):
+        response = client.post(
+            f"/games/{game_id}/advance",
+            data={"version": str(version)},
+            headers={**proxied, "Sec-Fetch-Site": site},
+            follow_redirects=False,
+        )
+        assert response.status_code in (200, 303), site
+        version = version_of(client.get(f"/games/{game_id}").text)
+    for site in ("same-site", "cross-site"):
+        response = client.post(
+            f"/games/{game_id}/advance",
+            data={"version": str(version)},
+            headers={**proxied, "Sec-Fetch-Site": site},
+        )
+        assert response.status_code == 403, site
+    without = client.post(
+        f"/games/{game_id}/advance", data={"version": str(version)}, headers=proxied
+    )
+    assert without.status_code == 403
+
+
 def test_security_headers(client: TestClient) -> None:
     game_id = start(client)
     response = client.get(f"/games/{game_id}")
