@@ -59,9 +59,22 @@ def is_htmx(request: Request) -> bool:
     )
 
 
-def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
-    """Render a template with the request in its context."""
+def render(
+    request: Request,
+    name: str,
+    context: dict[str, Any],
+    status: int = 200,
+    return_to: str = "/",
+) -> Response:
+    """Render a template with the request in its context.
+
+    `return_to` is where the language switch goes back to: the page's own URL for a GET, else
+    (a page rendered by a POST, whose URL has no GET route) the page the route names."""
     templates = request.app.state.templates
+    if request.method in ("GET", "HEAD"):
+        query = request.url.query
+        return_to = request.url.path + (f"?{query}" if query else "")
+    context = {"return_to": return_to, **context}
     response: Response = templates.TemplateResponse(request, name, context, status_code=status)
     return response
 
@@ -373,4 +386,4 @@ def _table_response(
 ) -> Response:
     context = {"t": build(table, messages, request.app.state.settings.pause_scale)}
     name = "partials/update.html" if is_htmx(request) else "game.html"
-    return render(request, name, context, status)
+    return render(request, name, context, status, return_to=f"/games/{table.game_id}")

@@ -291,6 +291,29 @@ def test_fetch_metadata_is_trusted_behind_a_proxy_that_rewrites_host(client: Tes
     assert without.status_code == 403
 
 
+def _language_return(html: str) -> str:
+    found = re.search(r'name="next" value="([^"]*)"', html)
+    assert found is not None, "no language switch on the page"
+    return found.group(1)
+
+
+def test_language_switch_returns_to_a_page_that_exists(client: TestClient) -> None:
+    """A page rendered by a POST has no GET route at its URL: the switch goes to the page's
+    GET address instead (not a 405)."""
+    refused = client.post("/games", data={"level": "nonsense"})
+    assert refused.status_code == 400
+    assert _language_return(refused.text) == "/"
+    game_id = start(client)
+    illegal = client.post(f"/games/{game_id}/play", data={"version": "0", "card": "XX"})
+    assert illegal.status_code >= 400
+    target = _language_return(illegal.text)
+    assert target == f"/games/{game_id}"
+    switched = client.post("/language", data={"lang": "uk", "next": target})
+    assert switched.status_code == 200
+    rules = client.get("/rules", params={"preset": "cancellation"})
+    assert _language_return(rules.text) == "/rules?preset=cancellation"
+
+
 def test_security_headers(client: TestClient) -> None:
     game_id = start(client)
     response = client.get(f"/games/{game_id}")
