@@ -17,6 +17,7 @@ from app.services import stats as stats_service
 from app.services.games import GameNotFoundError
 from app.web import stats_view
 from app.web.routes import PlayerDep, SessionDep, render
+from app.web.table import card_view
 
 router = APIRouter()
 
@@ -40,7 +41,7 @@ def _helpers() -> dict[str, Any]:
         "day": stats_view.day,
         "names": stats_view.names,
         "faces": stats_view.faces,
-        "face_of": stats_view.face,
+        "face_of": card_view,
     }
 
 

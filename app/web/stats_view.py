@@ -6,7 +6,6 @@ the charts' geometry.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -14,13 +13,13 @@ from fractions import Fraction
 from babel.dates import format_skeleton
 from babel.numbers import format_decimal, format_percent
 
-from app.engine import Card, Suit
+from app.engine import Card
 from app.services.history import GameRecord
 from app.services.stats import Bin
 from app.store.stats import FinalOfGame
 from app.web import i18n
 from app.web.charts import Chart, bar_chart, line_chart
-from app.web.table import seat_name
+from app.web.table import CardView, card_view, seat_name
 
 DASH = "—"
 
@@ -63,34 +62,9 @@ def names(n: int) -> list[str]:
     return [seat_name(seat, n) for seat in range(n)]
 
 
-@dataclass(frozen=True, slots=True)
-class CardFace:
-    """A card as `partials/cards.html` draws it."""
-
-    code: str
-    rank: str
-    suit: str
-    symbol: str
-    label: str
-    red: bool
-
-
-def face(card: Card) -> CardFace:
-    """A card for the templates."""
-    rank = "10" if card.rank == 10 else card.code[0]
-    return CardFace(
-        card.code,
-        rank,
-        card.suit.value,
-        card.suit.symbol,
-        card.label,
-        card.suit in (Suit.HEARTS, Suit.DIAMONDS),
-    )
-
-
-def faces(cards: Sequence[Card] | None) -> list[CardFace] | None:
+def faces(cards: Sequence[Card] | None) -> list[CardView] | None:
     """Cards for the templates, in the game table's order (clubs, diamonds, spades, hearts)."""
-    return None if cards is None else [face(c) for c in sorted(cards)]
+    return None if cards is None else [card_view(c) for c in sorted(cards)]
 
 
 # --- charts -----------------------------------------------------------------------------------

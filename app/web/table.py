@@ -38,8 +38,6 @@ NAMES = (
     N_("Filip"), N_("Greta"), N_("Hugo"), N_("Ivana"), N_("Jonas"),
 )  # fmt: skip
 """Names of the computer players at tables of five or more (Q-02)."""
-SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
-"""The hand is sorted clubs, diamonds, spades, hearts: colours alternate."""
 CARD_PAUSE_MS = 600
 TRICK_PAUSE_MS = 1500
 FAST_FACTOR = 3
@@ -47,7 +45,7 @@ FAST_FACTOR = 3
 
 @dataclass(frozen=True, slots=True)
 class CardView:
-    """One card as drawn on the page."""
+    """One card as drawn on the page (`partials/cards.html`), on the table or a record."""
 
     code: str
     rank: str
@@ -199,11 +197,6 @@ def seat_name(seat: int, n: int) -> str:
     return "You" if seat == 0 else NAMES[seat - 1]
 
 
-def sort_hand(cards: tuple[Card, ...]) -> list[Card]:
-    """Cards by suit (clubs, diamonds, spades, hearts), low to high within a suit."""
-    return sorted(cards, key=lambda c: (SUIT_ORDER.index(c.suit), c.rank))
-
-
 def hand_points_so_far(view: PlayerView) -> list[int]:
     """Points each seat has collected this hand, from the public tricks (and own kitty)."""
     points = [0] * view.num_players
@@ -240,7 +233,7 @@ def build(table: Table, messages: list[str] | None = None, pause_scale: float = 
     legal = set(view.legal) if mode == "play" else set()
     received = Counter(view.received or ()) if not view.tricks else Counter()
     hand: list[CardView] = []
-    for c in sort_hand(view.hand):
+    for c in sorted(view.hand):  # clubs, diamonds, spades, hearts: colours alternate
         is_received = received[c] > 0
         received[c] -= 1
         hand.append(card_view(c, legal=c in legal, received=is_received))
@@ -287,7 +280,7 @@ def build(table: Table, messages: list[str] | None = None, pause_scale: float = 
         pot_points=points_of(view.options, view.pot),
         kitty_size=view.kitty_size,
         kitty_holder=seat_name(holder, n) if holder is not None else None,
-        kitty_cards=[card_view(c) for c in sort_hand(view.kitty or ())],
+        kitty_cards=[card_view(c) for c in sorted(view.kitty or ())],
         moon_options=_moon_options(view, points) if mode == "moon" else [],
         rules=rule_lines(view),
         messages=list(messages or []),

@@ -82,3 +82,13 @@ def test_legal_cards_pauses_and_the_finished_trick() -> None:
     expected = TRICK_PAUSE_MS if finished.advance else CARD_PAUSE_MS
     assert finished.pause_ms == expected
     assert build(table_of(state, fast=True)).pause_ms == expected // 3
+
+
+def test_the_hand_is_sorted_clubs_diamonds_spades_hearts_low_to_high() -> None:
+    """The hand alternates colours: clubs, diamonds, spades, hearts, each from 2 up to the ace."""
+    state = start_hand(new_game(RuleOptions.standard()), seed=5)
+    hand = build(table_of(state)).hand
+    suit_order = "CDSH"
+    ranks = "23456789TJQKA"
+    keys = [(suit_order.index(c.code[-1]), ranks.index(c.code[0])) for c in hand]
+    assert keys == sorted(keys) and len(hand) == 13
