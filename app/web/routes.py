@@ -20,7 +20,7 @@ from app.services import games
 from app.store.models import Player
 from app.web import i18n, messages, options_form, preferences, rules_page
 from app.web.i18n import N_
-from app.web.session import current_player
+from app.web.session import current_player, remember
 from app.web.table import build
 
 router = APIRouter()
@@ -129,14 +129,7 @@ def choose_language(request: Request, lang: FormText = "", next: FormText = "/")
     target = next if next.startswith("/") and not next.startswith("//") else "/"
     response = RedirectResponse(target, status_code=303)
     if lang in i18n.LANGUAGES:
-        response.set_cookie(
-            i18n.COOKIE,
-            lang,
-            max_age=400 * 24 * 3600,
-            httponly=True,
-            samesite="lax",
-            secure=request.app.state.settings.secure_cookies,
-        )
+        remember(request, response, i18n.COOKIE, lang)
     return response
 
 
@@ -156,14 +149,7 @@ def save_settings(
         (preferences.FOUR_COLOURS, four_colours),
         (preferences.LARGE_CARDS, large_cards),
     ):
-        response.set_cookie(
-            cookie,
-            "1" if value == "on" else "0",
-            max_age=400 * 24 * 3600,
-            httponly=True,
-            samesite="lax",
-            secure=request.app.state.settings.secure_cookies,
-        )
+        remember(request, response, cookie, "1" if value == "on" else "0")
     return response
 
 
@@ -224,10 +210,10 @@ def new_game(request: Request, session: SessionDep, player: PlayerDep, form: For
 def game_page(request: Request, game_id: str, session: SessionDep, player: PlayerDep) -> Response:
     """The table (the whole page, or the table fragment for an HTMX request)."""
     try:
-        table = games.table(session, player, _game_id(game_id))
+        table = games.table(session, player, game_number(game_id))
     except games.GameNotFoundError:
         session.commit()
-        return render(request, "not_found.html", {}, status=404)
+        return not_found(request)
     session.commit()
     return _table_response(request, table, [], 200)
 
@@ -304,10 +290,10 @@ def moon_choice(
 def play_again(request: Request, game_id: str, session: SessionDep, player: PlayerDep) -> Response:
     """A new game with the finished game's settings (Q-03)."""
     try:
-        new_id = games.start_again(session, player, _game_id(game_id))
+        new_id = games.start_again(session, player, game_number(game_id))
     except games.GameNotFoundError:
         session.commit()
-        return render(request, "not_found.html", {}, status=404)
+        return not_found(request)
     session.commit()
     return RedirectResponse(f"/games/{new_id}", status_code=303)
 
@@ -327,10 +313,21 @@ def next_hand(
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def _game_id(text: str) -> int:
-    if not text.isdigit() or len(text) > 18:
+MAX_NUMBER = 18
+"""Digits accepted in a number in the path (game ids, hand numbers)."""
+
+
+def game_number(text: str) -> int:
+    """A positive number from the path (a game id, a hand number); anything else is a missing
+    game."""
+    if not text.isdigit() or len(text) > MAX_NUMBER:
         raise games.GameNotFoundError(text)
     return int(text)
+
+
+def not_found(request: Request) -> Response:
+    """The "not found" page (404): a game that does not exist or is another player's."""
+    return render(request, "not_found.html", {}, status=404)
 
 
 def _card(code: str) -> Card:
@@ -363,7 +360,7 @@ def _changed(
     change: Callable[[int, int], games.Table],
 ) -> Response:
     try:
-        number = _game_id(game_id)
+        number = game_number(game_id)
         try:
             if not version.isdigit():
                 raise BadFormError(N_("This form is out of date or incomplete; try again."))
@@ -375,7 +372,7 @@ def _changed(
             message = messages.explain(refused.refusal)
             return _table_response(request, refused.table, [message], status)
     except games.GameNotFoundError:
-        return render(request, "not_found.html", {}, status=404)
+        return not_found(request)
     if is_htmx(request):
         return _table_response(request, table, [], 200)
     return RedirectResponse(f"/games/{number}", status_code=303)

@@ -16,20 +16,10 @@ from app.services import history as history_service
 from app.services import stats as stats_service
 from app.services.games import GameNotFoundError
 from app.web import stats_view
-from app.web.routes import PlayerDep, SessionDep, render
+from app.web.routes import PlayerDep, SessionDep, game_number, not_found, render
 from app.web.table import card_view
 
 router = APIRouter()
-
-MAX_NUMBER = 18
-"""Digits accepted in a number in the path (game ids, hand numbers)."""
-
-
-def _number(text: str) -> int:
-    """A positive number from the path; anything else is a missing game."""
-    if not text.isdigit() or len(text) > MAX_NUMBER:
-        raise GameNotFoundError(text)
-    return int(text)
 
 
 def _helpers() -> dict[str, Any]:
@@ -43,10 +33,6 @@ def _helpers() -> dict[str, Any]:
         "faces": stats_view.faces,
         "face_of": card_view,
     }
-
-
-def _not_found(request: Request) -> Response:
-    return render(request, "not_found.html", {}, status=404)
 
 
 @router.get("/stats", response_class=HTMLResponse)
@@ -82,10 +68,10 @@ def history(request: Request, session: SessionDep, player: PlayerDep) -> Respons
 def game_record(request: Request, game_id: str, session: SessionDep, player: PlayerDep) -> Response:
     """One game: its result, the running totals chart, the score sheet and its hands."""
     try:
-        record = history_service.game_record(session, player, _number(game_id))
+        record = history_service.game_record(session, player, game_number(game_id))
     except GameNotFoundError:
         session.commit()
-        return _not_found(request)
+        return not_found(request)
     session.commit()
     context = {
         "g": record,
@@ -104,11 +90,11 @@ def hand_replay(
     trick = int(trick_text) if trick_text.isdigit() and len(trick_text) < 4 else None
     try:
         replay = history_service.hand_replay(
-            session, player, _number(game_id), _number(number), trick
+            session, player, game_number(game_id), game_number(number), trick
         )
     except GameNotFoundError:
         session.commit()
-        return _not_found(request)
+        return not_found(request)
     session.commit()
     return render(request, "replay.html", {"r": replay, **_helpers()})
 
@@ -117,11 +103,11 @@ def hand_replay(
 def download(request: Request, game_id: str, session: SessionDep, player: PlayerDep) -> Response:
     """The game as a JSON document (docs/game-json.md), as a download."""
     try:
-        number = _number(game_id)
+        number = game_number(game_id)
         document = history_service.export(session, player, number)
     except GameNotFoundError:
         session.commit()
-        return _not_found(request)
+        return not_found(request)
     session.commit()
     body = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     return Response(

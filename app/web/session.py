@@ -35,16 +35,22 @@ async def session_cookie_middleware(
     response = await call_next(request)
     token = getattr(request.state, "new_session", None)
     if token is not None:
-        response.set_cookie(
-            COOKIE,
-            token,
-            max_age=MAX_AGE,
-            httponly=True,
-            samesite="lax",
-            secure=request.app.state.settings.secure_cookies,
-            path="/",
-        )
+        remember(request, response, COOKIE, token)
     return response
+
+
+def remember(request: Request, response: Response, cookie: str, value: str) -> None:
+    """Keep `value` in this browser for about a year (every cookie of the app: HTTP-only, lax,
+    secure when the settings say so)."""
+    response.set_cookie(
+        cookie,
+        value,
+        max_age=MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=request.app.state.settings.secure_cookies,
+        path="/",
+    )
 
 
 async def language_middleware(
