@@ -133,7 +133,8 @@ def know(view: PlayerView) -> Knowledge:
     if _opening_club_pending(view):
         leader = view.leader
         assert leader is not None
-        known[leader][lowest_club(options)] += 1
+        low = lowest_club(options)
+        known[leader][low] = max(known[leader][low], 1)  # already known if this seat passed it
     voids[me] = {s for s in Suit if not any(c.suit is s for c in view.hand)}
 
     penalty = tuple(sum(1 for c in t if is_penalty_card(c)) for t in taken)

@@ -26,6 +26,7 @@ from app.engine import (
     apply,
     deck_for,
     new_game,
+    start_hand,
     to_act,
     view_for,
 )
@@ -113,3 +114,21 @@ def test_committed_passes_of_others_are_hidden_places() -> None:
         assert len(world.hands[1]) == 10
         assert world.passes[1] is not None and len(world.passes[1]) == 3
         assert view_for(to_state(knowledge, world), 0) == view
+
+
+def test_passed_opening_club_is_known_once() -> None:
+    """Seat 0 passes `2C` left: seat 1 then leads it, and holds it once, not twice."""
+    deck = list(deck_for(RuleOptions.standard()))
+    state = start_hand(new_game(RuleOptions.standard()), [deck[i::4] for i in range(4)])
+    assert state.hand is not None
+    two_clubs = Card.from_str("2C")
+    assert two_clubs in state.hand.hands[0]
+    for seat in range(4):
+        held = state.hand.hands[seat]
+        state = apply(state, Pass(seat, (two_clubs, *held[-2:]) if seat == 0 else held[:3]))
+    assert state.phase is Phase.PLAY and to_act(state) == (1,)
+    knowledge = know(view_for(state, 0))
+    assert knowledge.known[1][two_clubs] == 1
+    rng = random.Random(5)
+    for _ in range(10):
+        check_world(state, 0, rng)
