@@ -1,10 +1,12 @@
 """Use cases of a game: start it, take the player's action, let the computer players act, resume.
 
-A game is its stored action log; the state is rebuilt by replay (cached per process by game and
-version). Every change runs in one transaction that locks the game row and checks the version the
-player's page was rendered at, so a double click, a replayed request or a second tab can never
-apply an action twice. The web layer receives only the human seat's `PlayerView` (never the full
-state), so no page can show a hidden card.
+A game is its stored action log; the state is rebuilt by replay (cached per process by game,
+version and the time of the game's last write, so a cached state is only ever found again for
+the very write that stored it). Every change runs in one transaction that locks the game row and
+checks that the game is still active and at the version the player's page was rendered at, so a
+double click, a replayed request or a second tab can never apply an action twice, nor an action
+to a game that was given up for a newer one. The web layer receives only the human seat's
+`PlayerView` (never the full state), so no page can show a hidden card.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from threading import Lock
 
 from sqlalchemy.orm import Session
@@ -36,9 +39,9 @@ from app.engine import (
     view_for,
 )
 from app.store import repository
-from app.store.models import Game, Player
+from app.store.models import ACTIVE, Game, Player
+from app.store.models import HUMAN as HUMAN  # noqa: PLC0414 (re-exported for the web layer)
 
-HUMAN = "human"
 HUMAN_SEAT = 0
 
 
@@ -60,8 +63,9 @@ class Table:
 
     @property
     def computer_to_act(self) -> bool:
-        """Whether a computer player acts next (the page then asks the server to advance)."""
-        return any(self.seats[s] != HUMAN for s in self.view.to_act)
+        """Whether a computer player acts next (the page then asks the server to advance); never
+        in a game that is over or abandoned."""
+        return self.status == ACTIVE and any(self.seats[s] != HUMAN for s in self.view.to_act)
 
     @property
     def level(self) -> str:
@@ -90,21 +94,33 @@ class ActionRefusedError(Exception):
 # --- state cache ------------------------------------------------------------------------------
 
 _CACHE_SIZE = 256
-_cache: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+_CacheKey = tuple[int, int, datetime]
+_cache: OrderedDict[_CacheKey, GameState] = OrderedDict()
 _cache_lock = Lock()
 
 
+def _key(game: Game) -> _CacheKey:
+    """The cache key of a game's state: its id, version and last write time.
+
+    `updated_at` is written in the same transaction as the actions, so a state remembered in a
+    transaction that then fails to commit, or for a version another process reached with other
+    actions, or for a game of the same id in another database, is never found again.
+    """
+    return (game.id, game.version, game.updated_at)
+
+
 def _cached(game: Game) -> GameState | None:
+    key = _key(game)
     with _cache_lock:
-        state = _cache.get((game.id, game.version))
+        state = _cache.get(key)
         if state is not None:
-            _cache.move_to_end((game.id, game.version))
+            _cache.move_to_end(key)
         return state
 
 
 def _remember(game: Game, state: GameState) -> None:
     with _cache_lock:
-        _cache[(game.id, game.version)] = state
+        _cache[_key(game)] = state
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
 
@@ -201,11 +217,11 @@ def advance(session: Session, player: Player, game_id: int, version: int) -> Tab
     if game is None:
         raise GameNotFoundError(game_id)
     state = _state(session, game)
-    seed, seats, at = game.seed, list(game.seats), game.version
+    seed, seats, at, active = game.seed, list(game.seats), game.version, game.status == ACTIVE
     session.commit()
     chosen: Action | None = None
     bots = [s for s in to_act(state) if seats[s] != HUMAN]
-    if version == at and bots:
+    if version == at and active and bots:
         seat = bots[0]
         rng = decision_rng(seed, at, seat)
         chosen = choose_action(view_for(state, seat), seats[seat], rng)
@@ -250,6 +266,10 @@ def _change(session: Session, player: Player, game_id: int, version: int, step: 
     if game is None:
         raise GameNotFoundError(game_id)
     state = _state(session, game)
+    if game.status != ACTIVE:
+        # A finished game, or one abandoned for a newer game (say, from another tab).
+        refusal = Refusal(f"This game is {game.status}; it takes no more actions.", stale=True)
+        raise ActionRefusedError(refusal, _table(game, state))
     if version != game.version:
         refusal = Refusal("The table had moved on; here it is as it is now.", stale=True)
         raise ActionRefusedError(refusal, _table(game, state))
