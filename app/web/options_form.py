@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from app.engine import InvalidOptionsError, RuleOptions, Variant
 from app.engine.options import CANCELLATION_PLAYERS, STANDARD_PLAYERS
-from app.web.i18n import N_ as _
+from app.web.i18n import N_
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,146 +34,152 @@ class OptionField:
     presets: tuple[str, ...] = ("standard", "cancellation")
     """The presets that offer this option."""
 
+    def label_for(self, value: object) -> str:
+        """The label of the choice for `value` (a form text or an option's value); the value as
+        text if no choice has it."""
+        text = value_text(value)
+        return next((c.label for c in self.choices if c.value == text), text)
 
-YES_NO = (Choice("true", _("Yes")), Choice("false", _("No")))
+
+YES_NO = (Choice("true", N_("Yes")), Choice("false", N_("No")))
 
 FIELDS: tuple[OptionField, ...] = (
     OptionField(
         "pass_cycle",
-        _("Passing"),
-        _("Where the three passed cards go, hand after hand. Across needs four players."),
+        N_("Passing"),
+        N_("Where the three passed cards go, hand after hand. Across needs four players."),
         (
-            Choice("LRAH", _("Left, right, across, no pass")),
-            Choice("LR", _("Left, right")),
-            Choice("LRH", _("Left, right, no pass")),
-            Choice("none", _("No passing")),
+            Choice("LRAH", N_("Left, right, across, no pass")),
+            Choice("LR", N_("Left, right")),
+            Choice("LRH", N_("Left, right, no pass")),
+            Choice("none", N_("No passing")),
         ),
     ),
     OptionField(
         "first_lead",
-        _("First lead"),
-        _("Who leads the first trick and with what."),
+        N_("First lead"),
+        N_("Who leads the first trick and with what."),
         (
-            Choice("lowest_club", _("The lowest club (2♣) leads")),
-            Choice("any_club", _("The 2♣ holder leads any club")),
-            Choice("left_of_dealer", _("Left of the dealer, no heart or Q♠")),
+            Choice("lowest_club", N_("The lowest club (2♣) leads")),
+            Choice("any_club", N_("The 2♣ holder leads any club")),
+            Choice("left_of_dealer", N_("Left of the dealer, no heart or Q♠")),
         ),
         presets=("standard",),
     ),
     OptionField(
         "no_points_first_trick",
-        _("No points on the first trick"),
-        _("No heart or Q♠ may be discarded on the first trick while holding anything else."),
+        N_("No points on the first trick"),
+        N_("No heart or Q♠ may be discarded on the first trick while holding anything else."),
         YES_NO,
     ),
     OptionField(
         "must_break_hearts",
-        _("Hearts must be broken"),
-        _("Hearts may not be led until a heart has been played."),
+        N_("Hearts must be broken"),
+        N_("Hearts may not be led until a heart has been played."),
         YES_NO,
     ),
     OptionField(
         "hearts_broken_by",
-        _("What breaks hearts"),
-        _("Any heart played, or only a heart discarded on another suit."),
-        (Choice("any_play", _("Any heart played")), Choice("discard_only", _("Only a discard"))),
+        N_("What breaks hearts"),
+        N_("Any heart played, or only a heart discarded on another suit."),
+        (Choice("any_play", N_("Any heart played")), Choice("discard_only", N_("Only a discard"))),
     ),
     OptionField(
         "qs_breaks_hearts",
-        _("The queen of spades breaks hearts"),
-        _("Playing Q♠ opens hearts as a heart would."),
+        N_("The queen of spades breaks hearts"),
+        N_("Playing Q♠ opens hearts as a heart would."),
         YES_NO,
     ),
     OptionField(
         "qs_lead_requires_broken",
-        _("Queen of spades may be led"),
-        _("Whether Q♠ may be led at any time or only once hearts are broken."),
-        (Choice("false", _("At any time")), Choice("true", _("Only after hearts are broken"))),
+        N_("Queen of spades may be led"),
+        N_("Whether Q♠ may be led at any time or only once hearts are broken."),
+        (Choice("false", N_("At any time")), Choice("true", N_("Only after hearts are broken"))),
     ),
     OptionField(
         "lead_hearts_if_only_qs_and_hearts",
-        _("Lead a heart when holding only hearts and Q♠"),
-        _("Otherwise the queen must be led."),
+        N_("Lead a heart when holding only hearts and Q♠"),
+        N_("Otherwise the queen must be led."),
         YES_NO,
     ),
     OptionField(
         "omnibus",
-        _("Omnibus"),
-        _("A bonus card takes points off whoever wins it."),
+        N_("Omnibus"),
+        N_("A bonus card takes points off whoever wins it."),
         YES_NO,
         presets=("standard",),
     ),
     OptionField(
         "omnibus_bonus_card",
-        _("Omnibus bonus card"),
-        _("The card that takes points off (Omnibus only)."),
-        (Choice("JD", _("Jack of diamonds")), Choice("TD", _("Ten of diamonds"))),
+        N_("Omnibus bonus card"),
+        N_("The card that takes points off (Omnibus only)."),
+        (Choice("JD", N_("Jack of diamonds")), Choice("TD", N_("Ten of diamonds"))),
         presets=("standard",),
     ),
     OptionField(
         "omnibus_bonus_value",
-        _("Omnibus bonus"),
-        _("How many points the bonus card takes off."),
+        N_("Omnibus bonus"),
+        N_("How many points the bonus card takes off."),
         (Choice("-10", "−10"), Choice("-5", "−5")),
         presets=("standard",),
     ),
     OptionField(
         "omnibus_moon_requires_bonus",
-        _("Moon needs the bonus card"),
-        _("In Omnibus, shooting the moon also needs the bonus card."),
+        N_("Moon needs the bonus card"),
+        N_("In Omnibus, shooting the moon also needs the bonus card."),
         YES_NO,
         presets=("standard",),
     ),
     OptionField(
         "moon_scoring",
-        _("Shooting the moon"),
-        _("What happens when one player takes every heart and Q♠."),
+        N_("Shooting the moon"),
+        N_("What happens when one player takes every heart and Q♠."),
         (
-            Choice("add_to_others", _("Everyone else gets the points")),
-            Choice("subtract_from_self", _("The shooter takes the points off")),
-            Choice("choice", _("The shooter chooses")),
-            Choice("auto", _("Whichever does not make the shooter lose")),
+            Choice("add_to_others", N_("Everyone else gets the points")),
+            Choice("subtract_from_self", N_("The shooter takes the points off")),
+            Choice("choice", N_("The shooter chooses")),
+            Choice("auto", N_("Whichever does not make the shooter lose")),
         ),
     ),
     OptionField(
         "moon_value",
-        _("Moon value"),
-        _("Points the moon moves."),
+        N_("Moon value"),
+        N_("Points the moon moves."),
         (Choice("26", "26"), Choice("52", "52")),
     ),
     OptionField(
         "no_tricks_bonus",
-        _("No-tricks bonus"),
-        _("Points taken off a player who wins no trick in a hand."),
-        (Choice("0", _("Off")), Choice("-3", "−3"), Choice("-5", "−5")),
+        N_("No-tricks bonus"),
+        N_("Points taken off a player who wins no trick in a hand."),
+        (Choice("0", N_("Off")), Choice("-3", "−3"), Choice("-5", "−5")),
     ),
     OptionField(
         "target_score",
-        _("Play to"),
-        _("The game ends after the hand in which someone reaches this score."),
+        N_("Play to"),
+        N_("The game ends after the hand in which someone reaches this score."),
         (Choice("50", "50"), Choice("100", "100"), Choice("150", "150")),
     ),
     OptionField(
         "tie_rule",
-        _("Tie for the lowest score"),
-        _("When the game would end with a tie for the lowest score."),
-        (Choice("play_on", _("Play another hand")), Choice("shared", _("Share the win"))),
+        N_("Tie for the lowest score"),
+        N_("When the game would end with a tie for the lowest score."),
+        (Choice("play_on", N_("Play another hand")), Choice("shared", N_("Share the win"))),
     ),
     OptionField(
         "cancel_leftover_to",
-        _("Leftover cards"),
-        _("Who takes the cards left over after the deal (face down)."),
+        N_("Leftover cards"),
+        N_("Who takes the cards left over after the deal (face down)."),
         (
-            Choice("first_trick_winner", _("The first trick's winner")),
-            Choice("last_trick_winner", _("The last trick's winner")),
+            Choice("first_trick_winner", N_("The first trick's winner")),
+            Choice("last_trick_winner", N_("The last trick's winner")),
         ),
         presets=("cancellation",),
     ),
     OptionField(
         "cancel_last_trick_no_winner",
-        _("Last trick without a winner"),
-        _("Who takes a cancelled last trick."),
-        (Choice("nobody", _("Nobody")), Choice("leader", _("Its leader"))),
+        N_("Last trick without a winner"),
+        N_("Who takes a cancelled last trick."),
+        (Choice("nobody", N_("Nobody")), Choice("leader", N_("Its leader"))),
         presets=("cancellation",),
     ),
 )
@@ -189,10 +195,11 @@ DEFAULT_PLAYERS = {Variant.STANDARD.value: 4, Variant.CANCELLATION.value: 8}
 def defaults(preset: str, players: int) -> dict[str, str]:
     """Each option's value in the preset, as form text."""
     options = RuleOptions.preset(preset, players)
-    return {f.name: _text(getattr(options, f.name)) for f in FIELDS}
+    return {f.name: value_text(getattr(options, f.name)) for f in FIELDS}
 
 
-def _text(value: object) -> str:
+def value_text(value: object) -> str:
+    """An option's value as the form writes it: "true"/"false", an enum's value, a number."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(getattr(value, "value", value))
@@ -203,9 +210,9 @@ class OptionsFormError(ValueError):
 
 
 REFUSALS = {
-    "R17.1": _("Passing across needs exactly four players: choose another passing cycle."),
-    "R20.5": _("Omnibus is not offered in Cancellation Hearts."),
-    "R34.1": _("In Cancellation Hearts the player left of the dealer leads the first trick."),
+    "R17.1": N_("Passing across needs exactly four players: choose another passing cycle."),
+    "R20.5": N_("Omnibus is not offered in Cancellation Hearts."),
+    "R34.1": N_("In Cancellation Hearts the player left of the dealer leads the first trick."),
 }
 """Why the engine refused a combination, by rule (the form offers no other wrong value)."""
 
@@ -214,11 +221,11 @@ def read(form: Mapping[str, str]) -> RuleOptions:
     """The options a submitted new-game form asks for."""
     preset = form.get("preset", Variant.STANDARD.value)
     if preset not in PRESETS:
-        raise OptionsFormError(_("Unknown preset."))
+        raise OptionsFormError(N_("Unknown preset."))
     players_text = form.get(f"players_{preset}", "") or str(DEFAULT_PLAYERS[preset])
     if not players_text.isdigit() or int(players_text) not in PLAYER_COUNTS[preset]:
         raise OptionsFormError(
-            _("Standard Hearts is for 3 to 7 players; Cancellation Hearts for 6 to 11.")
+            N_("Standard Hearts is for 3 to 7 players; Cancellation Hearts for 6 to 11.")
         )
     players = int(players_text)
     overrides: dict[str, object] = {}
@@ -227,14 +234,14 @@ def read(form: Mapping[str, str]) -> RuleOptions:
         if value in ("", "default"):
             continue
         if preset not in f.presets or value not in {c.value for c in f.choices}:
-            raise OptionsFormError(_("That rule option is not offered for this table."))
+            raise OptionsFormError(N_("That rule option is not offered for this table."))
         overrides[f.name] = _parse(value)
     try:
         return RuleOptions.preset(preset, players, **overrides)
     except InvalidOptionsError as err:
         rule = str(err).split(":", 1)[0]
         raise OptionsFormError(
-            REFUSALS.get(rule, _("These rule options cannot be combined."))
+            REFUSALS.get(rule, N_("These rule options cannot be combined."))
         ) from None
 
 

@@ -294,11 +294,7 @@ def rule_lines(view: PlayerView) -> list[RuleLine]:
     for f in FIELDS:
         if options.variant.value not in f.presets:
             continue
-        value = getattr(options, f.name)
-        text = "true" if value is True else "false" if value is False else str(value)
-        text = getattr(value, "value", text)
-        label = next((c.label for c in f.choices if c.value == text), text)
-        lines.append(RuleLine(f.label, label))
+        lines.append(RuleLine(f.label, f.label_for(getattr(options, f.name))))
     return lines
 
 
