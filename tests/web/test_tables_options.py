@@ -111,6 +111,10 @@ def test_rules_page_follows_the_table(client: TestClient) -> None:
     game_id = start(client, {"preset": "standard", "players_standard": "5"})
     five = client.get(f"/rules?game={game_id}").text
     assert "3♣" in five and "without 2♣, 2♦" in five
+    assert '<option value="cancellation" selected>' in cancellation
+    assert '<option value="9" selected>' in cancellation
+    counts = re.findall(r'<option value="(\d+)"', standard)
+    assert counts == [str(n) for n in range(3, 12)]  # every table any preset offers
 
 
 def test_human_shooter_chooses_how_the_moon_scores(client: TestClient) -> None:
