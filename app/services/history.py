@@ -42,7 +42,7 @@ from app.services.games import HUMAN_SEAT, GameNotFoundError
 from app.services.stats import Filters
 from app.store import repository
 from app.store import stats as store
-from app.store.models import ACTIVE, Game, Player
+from app.store.models import ACTIVE, HUMAN, Game, Player
 
 PAGE_SIZE = 25
 """Games per page of the history list."""
@@ -103,7 +103,7 @@ def _summary(game: Game, score: int, place: int | None) -> GameSummary:
         num_players=game.num_players,
         omnibus=game.omnibus,
         target=header.options.target_score,
-        levels=tuple(dict.fromkeys(k for k in game.seats if k != "human")),
+        levels=tuple(dict.fromkeys(k for k in game.seats if k != HUMAN)),
         hands=game.hand_number,
         score=score,
         place=place,
@@ -168,7 +168,7 @@ def _owned(session: Session, player: Player, game_id: int) -> Game:
 def game_record(session: Session, player: Player, game_id: int) -> GameRecord:
     """One of the player's games, from its stored hand results."""
     game = _owned(session, player, game_id)
-    kinds = tuple(store.seat_kinds(session, game))
+    kinds = tuple(game.seats)
     rows = store.hand_rows(session, game)
     lines: list[HandLine] = []
     n = len(kinds)
@@ -183,20 +183,13 @@ def game_record(session: Session, player: Player, game_id: int) -> GameRecord:
                 shooters=tuple(r.seat for r in hand if r.shot_moon),
             )
         )
-    human = [r.points for r in rows if kinds[r.seat] == "human"]
-    place = _place(lines[-1].totals) if lines and game.status == "finished" else None
     unfinished = game.hand_number > len(lines)
     return GameRecord(
-        summary=_summary(game, sum(human), place),
+        summary=_summary(game, *store.human_result(game)),
         kinds=kinds,
         lines=lines,
         in_progress=game.hand_number if unfinished and game.status == ACTIVE else None,
     )
-
-
-def _place(totals: Sequence[int], seat: int = HUMAN_SEAT) -> int:
-    """A seat's place by total, low to high; ties share the better place."""
-    return 1 + sum(1 for t in totals if t < totals[seat])
 
 
 # --- replaying the log ------------------------------------------------------------------------

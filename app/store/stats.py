@@ -16,11 +16,12 @@ Definitions (tested against sums over replayed games in `tests/stats/test_store_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Subquery, and_, case, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, Subquery, and_, case, exists, func, select
+from sqlalchemy.orm import Session, aliased
 
 from app.store.models import (
     ABANDONED,
@@ -152,13 +153,29 @@ class HandRow:
 # --- filters and the ranking of final scores --------------------------------------------------
 
 
+def place_of(totals: Sequence[int], seat: int) -> int:
+    """A seat's place by total, low to high, as `ranked_finals` ranks final scores: equal totals
+    share the better place (`1 +` the number of lower totals, like SQL `RANK()`)."""
+    return 1 + sum(1 for t in totals if t < totals[seat])
+
+
+def human_result(game: Game) -> tuple[int, int | None]:
+    """The human's total after the game's last scored hand (`games.totals`, kept with the hand
+    results) and, for a finished game, the human's place."""
+    totals = [int(t) for t in game.totals]
+    seat = game.seats.index(HUMAN)
+    return totals[seat], place_of(totals, seat) if game.status == FINISHED else None
+
+
 def game_conditions(player_id: str, f: StatsFilter) -> list[ColumnElement[bool]]:
     """SQL conditions on `games` selecting the player's games that pass the filter."""
     conditions: list[ColumnElement[bool]] = [Game.player_id == player_id]
     if f.level is not None:
-        # An uncorrelated subquery: queries over `game_seats` itself stay unambiguous.
-        with_level = select(GameSeat.game_id).where(GameSeat.kind == f.level)
-        conditions.append(Game.id.in_(with_level.scalar_subquery()))
+        # A correlated EXISTS on an alias: one primary-key probe per game, and queries over
+        # `game_seats` itself stay unambiguous.
+        seat = aliased(GameSeat)
+        with_level = exists().where(seat.game_id == Game.id, seat.kind == f.level)
+        conditions.append(with_level.correlate(Game))
     if f.variant is not None:
         conditions.append(Game.variant == f.variant)
     if f.num_players is not None:
@@ -405,34 +422,15 @@ def game_list(
     session: Session, player_id: str, f: StatsFilter, limit: int, offset: int = 0
 ) -> list[GameRow]:
     """The player's games that pass the filter, newest first, with the human's score and
-    place."""
-    h = HandResultRow
-    scores = (
-        select(h.game_id, func.sum(h.points).label("score"))
-        .where(h.level == HUMAN)
-        .group_by(h.game_id)
-        .subquery("scores")
-    )
-    ranked = ranked_finals(player_id, f)
-    places = (
-        select(ranked.c.game_id, func.min(ranked.c.place).label("place"))
-        .where(ranked.c.kind == HUMAN)
-        .group_by(ranked.c.game_id)
-        .subquery("places")
-    )
+    place (from each game's stored running totals: no aggregate over other games)."""
     stmt = (
-        select(Game, func.coalesce(scores.c.score, 0), places.c.place)
-        .outerjoin(scores, scores.c.game_id == Game.id)
-        .outerjoin(places, places.c.game_id == Game.id)
+        select(Game)
         .where(*game_conditions(player_id, f))
         .order_by(Game.created_at.desc(), Game.id.desc())
         .limit(limit)
         .offset(offset)
     )
-    return [
-        GameRow(game, int(score), None if place is None else int(place))
-        for game, score, place in session.execute(stmt)
-    ]
+    return [GameRow(game, *human_result(game)) for game in session.scalars(stmt)]
 
 
 def hand_rows(session: Session, game: Game) -> list[HandRow]:
@@ -450,7 +448,8 @@ def hand_rows(session: Session, game: Game) -> list[HandRow]:
 
 
 def seat_kinds(session: Session, game: Game) -> list[str]:
-    """The kind of each seat of one game, in seat order."""
+    """The kind of each seat of one game, in seat order, from `game_seats` (the same as
+    `game.seats`, which the pages read)."""
     stmt = select(GameSeat.kind).where(GameSeat.game_id == game.id).order_by(GameSeat.seat)
     return list(session.scalars(stmt))
 
@@ -474,9 +473,11 @@ __all__ = [
     "game_list",
     "hand_rows",
     "hand_totals",
+    "human_result",
     "largest_finished_table",
     "level_choices",
     "outcomes",
+    "place_of",
     "points_histogram",
     "ranked_finals",
     "recent_finals",

@@ -217,6 +217,34 @@ def test_recent_final_scores_in_start_order(
         assert row.num_players == game.num_players
 
 
+def test_the_history_list_agrees_with_the_ranked_final_scores(
+    sessions: sessionmaker[Session], player_id: str, history: History
+) -> None:
+    """The list reads each game's stored totals; its scores and places are the hand results'
+    sums and the SQL `RANK()` of the statistics (the shared win included)."""
+    with sessions() as session:
+        games = {g.id: (g, s) for g, s in stored_games(session, player_id)}
+        rows = store.game_list(session, player_id, store.StatsFilter(), limit=25)
+        ranked = store.ranked_finals(player_id, store.StatsFilter())
+        places = {
+            game_id: int(place)
+            for game_id, place in session.execute(
+                select(ranked.c.game_id, ranked.c.place).where(ranked.c.kind == "human")
+            )
+        }
+        later = store.game_list(session, player_id, store.StatsFilter(), limit=2, offset=2)
+    assert [r.game.id for r in rows] == history.all[::-1]
+    assert [r.game.id for r in later] == history.all[::-1][2:4]
+    for row in rows:
+        _, state = games[row.game.id]
+        assert row.score == sum(r.points[0] for r in state.results)
+        assert row.place == places.get(row.game.id)
+    assert rows[history.all[::-1].index(history.shared)].place == 1
+    assert store.place_of((10, 5, 10, 20), 0) == 2  # a tie shares the better place
+    assert store.place_of((10, 5, 10, 20), 2) == 2
+    assert store.place_of((7, 7, 7), 1) == 1
+
+
 def _outcome(status: str, won: bool, kinds: tuple[str, ...] = ("human", "hard")) -> store.Outcome:
     return store.Outcome(
         1,
