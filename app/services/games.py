@@ -33,6 +33,7 @@ from app.engine import (
     PlayerView,
     RuleOptions,
     apply,
+    new_game,
     replay,
     seeded_deal,
     to_act,
@@ -167,10 +168,9 @@ def start_game(
     header = GameHeader(options, first_dealer=0)
     seats = [HUMAN] + [level.value] * (options.num_players - 1)
     game = repository.create_game(session, player, header, seats, secrets.randbits(62), fast_play)
-    session.flush()
-    state = replay(header, [])
+    state = new_game(options, header.first_dealer)
     actions, state = _plan(game, state, [_deal(game, state)])
-    repository.append_actions(session, game, actions, state)
+    repository.append_actions(session, game, actions, state, results_before=0)
     _remember(game, state)
     return game.id
 
@@ -282,7 +282,8 @@ def _change(session: Session, player: Player, game_id: int, version: int, step: 
     except ActionError as err:
         raise ActionRefusedError(Refusal(str(err)), _table(game, state)) from None
     if actions:
-        repository.append_actions(session, game, actions, new_state)
+        results_before = len(state.results)
+        repository.append_actions(session, game, actions, new_state, results_before=results_before)
         _remember(game, new_state)
     return _table(game, new_state)
 

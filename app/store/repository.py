@@ -204,10 +204,19 @@ def load_actions(session: Session, game: Game) -> list[Action]:
 
 
 def append_actions(
-    session: Session, game: Game, actions: Sequence[Action], state: GameState
+    session: Session,
+    game: Game,
+    actions: Sequence[Action],
+    state: GameState,
+    *,
+    results_before: int | None = None,
 ) -> None:
     """Store `actions` after the game's last one and update its summary from `state`, the state
     they lead to; every hand result of `state` not yet stored is written too.
+
+    `results_before` is the number of hand results of the state the actions were applied to
+    (all of them stored already): given, the results after it are written without asking the
+    database how many are stored; omitted, the database is asked (unless `state` has none).
 
     The actions get `seq = game.version, game.version + 1, …`; a second writer with the same
     stale version fails on the unique (game_id, seq) constraint. Call it on a game read with
@@ -236,16 +245,21 @@ def append_actions(
     if state.is_over:
         game.status = FINISHED
         game.finished_at = now
-    _store_hand_results(session, game, state.results)
+    _store_hand_results(session, game, state.results, results_before)
     session.flush()
 
 
-def _store_hand_results(session: Session, game: Game, results: Sequence[HandResult]) -> None:
-    stored = session.scalar(
-        select(func.count(func.distinct(HandResultRow.hand_number))).where(
-            HandResultRow.game_id == game.id
+def _store_hand_results(
+    session: Session, game: Game, results: Sequence[HandResult], stored: int | None
+) -> None:
+    if stored is None:
+        if not results:
+            return
+        stored = session.scalar(
+            select(func.count(func.distinct(HandResultRow.hand_number))).where(
+                HandResultRow.game_id == game.id
+            )
         )
-    )
     for result in results[stored or 0 :]:
         for seat, points in enumerate(result.points):
             session.add(

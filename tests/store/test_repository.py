@@ -61,21 +61,33 @@ def _new_game(
 
 
 def _store_whole_game(
-    sessions: sessionmaker[Session], options: RuleOptions, seed: int, first: Deal | None = None
+    sessions: sessionmaker[Session],
+    options: RuleOptions,
+    seed: int,
+    first: Deal | None = None,
+    *,
+    tell_results: bool = False,
 ) -> tuple[int, str, GameState]:
-    """Play a random game and store it in several transactions, as the services would; after
-    each one, the stored log replays to the live state and the finished hands are stored."""
+    """Play a random game and store it in several transactions, as the services would (telling
+    `append_actions` how many results were stored before, if `tell_results`); after each one,
+    the stored log replays to the live state and the finished hands are stored."""
     steps = random_game(options, seed, first)
     with sessions.begin() as session:
         created = _new_game(session, options)
         game_id, player_id = created.id, created.player_id
     header = GameHeader(options)
+    results_before = 0
     for piece in chunks(steps, seed):
         state = piece[-1][1]
         with sessions.begin() as session:
             game = lock_game(session, game_id, player_id)
             assert game is not None
-            append_actions(session, game, [action for action, _ in piece], state)
+            actions = [action for action, _ in piece]
+            if tell_results:
+                append_actions(session, game, actions, state, results_before=results_before)
+            else:
+                append_actions(session, game, actions, state)
+        results_before = len(state.results)
         with sessions() as session:
             game = get_game(session, game_id, player_id)
             assert game is not None
@@ -142,9 +154,14 @@ def _check_hand_results(session: Session, game_id: int, final: GameState) -> Non
     assert [total for _, total in sums] == list(final.totals)
 
 
+@pytest.mark.parametrize("tell_results", [False, True])
 @pytest.mark.parametrize("name", ["standard-4", "cancellation-8"])
-def test_hand_results_match_the_engine(sessions: sessionmaker[Session], name: str) -> None:
-    game_id, _, final = _store_whole_game(sessions, OPTIONS[name], seed=99)
+def test_hand_results_match_the_engine(
+    sessions: sessionmaker[Session], name: str, tell_results: bool
+) -> None:
+    game_id, _, final = _store_whole_game(
+        sessions, OPTIONS[name], seed=99, tell_results=tell_results
+    )
     with sessions() as session:
         _check_hand_results(session, game_id, final)
 
