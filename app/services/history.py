@@ -294,7 +294,7 @@ def hand_replay(
     if being_played:
         return _replay_view(game.id, len(hands), kinds, view_for(state, HUMAN_SEAT), trick)
     n = hand.num_players
-    tricks = _tricks(header, hand.tricks, hand.current)
+    tricks = _tricks(header, hand.tricks, hand.current, hand.kitty)
     selected = _selected(trick, len(tricks))
     seats = [
         _seat_hand(
@@ -332,7 +332,7 @@ def _replay_view(
     """The hand being played, as the human seat sees it: own cards only."""
     n = view.num_players
     header = GameHeader(view.options)
-    tricks = _tricks(header, view.tricks, view.current)
+    tricks = _tricks(header, view.tricks, view.current, view.kitty)
     selected = _selected(trick, len(tricks))
     seats = []
     for seat in range(n):
@@ -405,8 +405,15 @@ def _seat_hand(
 
 
 def _tricks(
-    header: GameHeader, tricks: Sequence[Trick], current: Sequence[tuple[int, Card]]
+    header: GameHeader,
+    tricks: Sequence[Trick],
+    current: Sequence[tuple[int, Card]],
+    kitty: Sequence[Card] | None,
 ) -> list[TrickLine]:
+    """The lines of a hand's tricks. A trick's points are those its collector took with it: its
+    cards, the pot and the kitty if they went with it; for a trick nobody took, its cards' points
+    (which wait in the pot). `kitty` is None where the kitty's cards may not be shown (the hand
+    being played, unless the human took it): its points are then left out too."""
     options = header.options
     lines = [
         TrickLine(
@@ -415,7 +422,9 @@ def _tricks(
             plays=tuple(t.plays),
             winner=t.winner,
             collector=t.collector,
-            points=points_of(options, (*t.cards, *t.pot_taken)),
+            points=points_of(
+                options, (*t.cards, *t.pot_taken, *(kitty or () if t.kitty_taken else ()))
+            ),
             cancelled=_cancelled(t.plays),
             pot_cards=len(t.pot_taken),
             kitty=t.kitty_taken,
@@ -496,7 +505,7 @@ def _hand_json(header: GameHeader, hand: HandState, result: HandResult | None) -
         for seat, cards in enumerate(hand.passed)
         if cards and not hold
     ]
-    tricks = _tricks(header, hand.tricks, hand.current)
+    tricks = _tricks(header, hand.tricks, hand.current, hand.kitty)
     return {
         "number": hand.number,
         "dealer": hand.dealer,

@@ -8,14 +8,25 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
-from app.engine import Card, GameHeader, GameState, Phase, action_from_json, replay
+from app.engine import (
+    Card,
+    GameHeader,
+    GameState,
+    Phase,
+    RuleOptions,
+    action_from_json,
+    card,
+    points_of,
+    replay,
+)
 from app.settings import Settings
 from app.web.main import create_app
 from app.web.stats_view import number, percent
 from tests.stats.expected import Expected, expected_figures, stored_games
-from tests.stats.history import History
+from tests.stats.history import History, month, play, store
 from tests.stats.pages import read_figures, subjects
 from tests.web.conftest import game_state
 
@@ -278,6 +289,29 @@ def test_json_download_replays_to_the_stored_game(
     assert omnibus["header"]["options"]["omnibus"] is True
     abandoned = client.get(f"/history/{h.abandoned}/game.json").json()
     assert abandoned["hands"][-1]["result"] is None  # the hand it was abandoned in
+
+
+@pytest.mark.parametrize("leftover", ["first_trick_winner", "last_trick_winner"])
+def test_trick_points_are_what_the_collector_took_kitty_included(
+    client: TestClient, leftover: str
+) -> None:
+    """In a Cancellation game with a kitty, a trick's points count the kitty that went with it:
+    the collected tricks' points and the points nobody took add up to the whole pack's."""
+    assert client.get("/").status_code == 200
+    token = client.cookies.get("hearts_session")
+    assert token
+    options = RuleOptions.cancellation(7, target_score=50, cancel_leftover_to=leftover)
+    sessions = client.app.state.sessionmaker  # type: ignore[attr-defined]
+    game_id = store(sessions, token, options, "easy", play(options, 11), month(7))
+    doc = client.get(f"/history/{game_id}/game.json").json()
+    kitty_points = 0
+    for hand in doc["hands"]:
+        assert len(hand["deal"]["kitty"]) == 6
+        pack = [card(c) for cards in (*hand["deal"]["hands"], hand["deal"]["kitty"]) for c in cards]
+        collected = sum(t["points"] for t in hand["tricks"] if t["collector"] is not None)
+        assert collected + hand["result"]["uncollected_points"] == points_of(options, pack)
+        kitty_points += points_of(options, [card(c) for c in hand["deal"]["kitty"]])
+    assert kitty_points > 0  # the kitty carried points in some hand
 
 
 def test_another_players_games_are_not_found(
