@@ -14,9 +14,10 @@ from fastapi.templating import Jinja2Templates
 
 from app.settings import Settings
 from app.store.db import make_engine, make_sessionmaker
-from app.web import i18n, preferences, routes, routes_stats
+from app.web import i18n, preferences, routes, routes_stats, stats_view
 from app.web.security import security_middleware
 from app.web.session import language_middleware, session_cookie_middleware
+from app.web.table import card_view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,6 +35,15 @@ def make_templates() -> Jinja2Templates:
     )
     env.globals["languages"] = i18n.LANGUAGES
     env.globals["language"] = i18n.current
+    env.globals.update(  # formatting helpers of the statistics, history and replay pages
+        number=stats_view.number,
+        percent=stats_view.percent,
+        when=stats_view.when,
+        day=stats_view.day,
+        names=stats_view.names,
+        faces=stats_view.faces,
+        face_of=card_view,
+    )
     return Jinja2Templates(env=env, context_processors=[preferences.body_classes])
 
 
@@ -46,6 +56,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.templates = make_templates()
+    for language in i18n.LANGUAGES:  # compile the catalogues now, not on a first request
+        i18n.translations(language)
     app.middleware("http")(language_middleware)
     app.middleware("http")(session_cookie_middleware)
     app.middleware("http")(security_middleware)

@@ -7,7 +7,6 @@ hand a game does not have, is the same "not found" page (404) as a game that doe
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -17,22 +16,8 @@ from app.services import stats as stats_service
 from app.services.games import GameNotFoundError
 from app.web import stats_view
 from app.web.routes import PlayerDep, SessionDep, game_number, not_found, render
-from app.web.table import card_view
 
 router = APIRouter()
-
-
-def _helpers() -> dict[str, Any]:
-    """Formatting helpers for the templates."""
-    return {
-        "number": stats_view.number,
-        "percent": stats_view.percent,
-        "when": stats_view.when,
-        "day": stats_view.day,
-        "names": stats_view.names,
-        "faces": stats_view.faces,
-        "face_of": card_view,
-    }
 
 
 @router.get("/stats", response_class=HTMLResponse)
@@ -46,7 +31,6 @@ def statistics(request: Request, session: SessionDep, player: PlayerDep) -> Resp
         "final_chart": stats_view.final_scores_chart(page.recent),
         "points_chart": stats_view.points_chart(page.histogram),
         "query": filters.query,
-        **_helpers(),
     }
     return render(request, "stats.html", context)
 
@@ -60,7 +44,7 @@ def history(request: Request, session: SessionDep, player: PlayerDep) -> Respons
     page = history_service.history(session, player, filters, page_number)
     choices = stats_service.statistics_choices(session, player)
     session.commit()
-    context = {"h": page, "choices": choices, "query": filters.query, **_helpers()}
+    context = {"h": page, "choices": choices, "query": filters.query}
     return render(request, "history.html", context)
 
 
@@ -76,7 +60,6 @@ def game_record(request: Request, game_id: str, session: SessionDep, player: Pla
     context = {
         "g": record,
         "chart": stats_view.running_totals_chart(record),
-        **_helpers(),
     }
     return render(request, "history_game.html", context)
 
@@ -96,7 +79,7 @@ def hand_replay(
         session.commit()
         return not_found(request)
     session.commit()
-    return render(request, "replay.html", {"r": replay, **_helpers()})
+    return render(request, "replay.html", {"r": replay})
 
 
 @router.get("/history/{game_id}/game.json")
