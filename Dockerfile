@@ -25,5 +25,5 @@ RUN pip install --no-cache-dir -e . \
 USER 10001
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s \
-  CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz')"]
+  CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'))"]
 CMD ["./scripts/serve"]
