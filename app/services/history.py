@@ -195,29 +195,39 @@ def game_record(session: Session, player: Player, game_id: int) -> GameRecord:
 # --- replaying the log ------------------------------------------------------------------------
 
 
-def _hands(header: GameHeader, actions: Iterable[Action]) -> tuple[GameState, list[HandState]]:
-    """The game's final state and the last state of each hand, in order."""
-    state = new_game(header.options, header.first_dealer)
-    hands: list[HandState] = []
-    for action in actions:
-        if isinstance(action, Deal) and state.hand is not None:
-            hands.append(state.hand)
-        state = apply(state, action)
-    if state.hand is not None:
-        hands.append(state.hand)
-    return state, hands
+def _hands(
+    header: GameHeader,
+    actions: Iterable[Action],
+    *,
+    through_hand: int | None = None,
+    scored_only: bool = False,
+) -> tuple[GameState, list[HandState], int]:
+    """One replay of the log: the state reached, the last state of each hand in order, and how
+    many actions were applied.
 
-
-def _scored_prefix(header: GameHeader, actions: Sequence[Action]) -> int:
-    """How many actions lead to the end of the last scored hand."""
+    With `through_hand`, the replay stops before the deal of the hand after it (the hand and its
+    result are then whole, later hands missing). With `scored_only`, everything is as at the end
+    of the last scored hand (nothing at all before the first hand is scored).
+    """
     state = new_game(header.options, header.first_dealer)
-    cut = 0
+    done: list[HandState] = []
+    applied = 0
+    scored_end = (state, 0, 0)  # the state, hands done and actions applied then
     for i, action in enumerate(actions):
+        if isinstance(action, Deal) and state.hand is not None:
+            if through_hand is not None and state.hand_number >= through_hand:
+                break
+            done.append(state.hand)
         scored = len(state.results)
         state = apply(state, action)
+        applied = i + 1
         if len(state.results) > scored:
-            cut = i + 1
-    return cut
+            scored_end = (state, len(done), applied)
+    if scored_only:
+        state, count, applied = scored_end
+        done = done[:count]
+    hands = done if state.hand is None else [*done, state.hand]
+    return state, hands, applied
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,15 +294,19 @@ def hand_replay(
     """Hand `number` of one of the player's games, at trick `trick` (default: the last one)."""
     game = _owned(session, player, game_id)
     header = game.game_header
-    state, hands = _hands(header, repository.load_actions(session, game))
-    if not 1 <= number <= len(hands):
+    if not 1 <= number <= game.hand_number:
+        raise GameNotFoundError(game_id)
+    actions = repository.load_actions(session, game)
+    state, hands, _ = _hands(header, actions, through_hand=number)
+    if len(hands) != number:
         raise GameNotFoundError(game_id)
     hand = hands[number - 1]
     result = next((r for r in state.results if r.number == number), None)
     kinds = tuple(game.seats)
-    being_played = game.status == ACTIVE and result is None and number == len(hands)
+    in_game = game.hand_number
+    being_played = game.status == ACTIVE and result is None and number == in_game
     if being_played:
-        return _replay_view(game.id, len(hands), kinds, view_for(state, HUMAN_SEAT), trick)
+        return _replay_view(game.id, in_game, kinds, view_for(state, HUMAN_SEAT), trick)
     n = hand.num_players
     tricks = _tricks(header, hand.tricks, hand.current, hand.kitty)
     selected = _selected(trick, len(tricks))
@@ -312,7 +326,7 @@ def hand_replay(
     return HandReplay(
         game_id=game.id,
         number=number,
-        hands_in_game=len(hands),
+        hands_in_game=in_game,
         num_players=n,
         dealer=hand.dealer,
         direction=hand.direction.value,
@@ -466,9 +480,8 @@ def export(session: Session, player: Player, game_id: int) -> dict[str, Any]:
     header = game.game_header
     actions = repository.load_actions(session, game)
     complete = game.status != ACTIVE
-    if not complete:
-        actions = actions[: _scored_prefix(header, actions)]
-    state, hands = _hands(header, actions)
+    state, hands, applied = _hands(header, actions, scored_only=not complete)
+    actions = actions[:applied]
     results = {r.number: r for r in state.results}
     return {
         "format": FORMAT,

@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.engine import RuleOptions
+from app.engine import Phase, RuleOptions, replay
+from app.services import history as history_service
 from app.services import stats as service
 from app.store import repository
 from app.store import stats as store
@@ -243,6 +244,29 @@ def test_the_history_list_agrees_with_the_ranked_final_scores(
     assert store.place_of((10, 5, 10, 20), 0) == 2  # a tie shares the better place
     assert store.place_of((10, 5, 10, 20), 2) == 2
     assert store.place_of((7, 7, 7), 1) == 1
+
+
+def test_one_replay_stops_at_the_hand_asked_for_or_the_last_scored_hand(
+    sessions: sessionmaker[Session], player_id: str, history: History
+) -> None:
+    """The history's single-pass replay: through hand k, it has hands 1…k as the whole replay
+    has them; for an active game's download, it ends where the last scored hand ended."""
+    del history
+    with sessions() as session:
+        for game, state in stored_games(session, player_id):
+            header = game.game_header
+            actions = repository.load_actions(session, game)
+            whole, hands, applied = history_service._hands(header, actions)
+            assert (whole, applied) == (state, len(actions)) and len(hands) == game.hand_number
+            for k in range(1, len(hands) + 1):
+                at, upto, _ = history_service._hands(header, actions, through_hand=k)
+                assert upto == hands[:k]
+                assert at.results == tuple(r for r in state.results if r.number <= k)
+            at, upto, applied = history_service._hands(header, actions, scored_only=True)
+            assert at == replay(header, actions[:applied])
+            assert at.phase in (Phase.DEAL, Phase.GAME_OVER)
+            assert at.results == state.results and len(upto) == len(state.results)
+            assert upto == hands[: len(upto)]
 
 
 def _outcome(status: str, won: bool, kinds: tuple[str, ...] = ("human", "hard")) -> store.Outcome:
