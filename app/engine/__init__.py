@@ -41,6 +41,7 @@ from app.engine.cards import (
     cards,
     cards_str,
     is_penalty_card,
+    remove_cards,
 )
 from app.engine.errors import (
     ActionError,
@@ -73,10 +74,11 @@ from app.engine.options import (
     TieRule,
     Variant,
 )
-from app.engine.rules import trick_winner
+from app.engine.rules import breaks_hearts, trick_winner
 from app.engine.scoring import auto_moon_scoring, game_winners, moon_points, raw_points
 from app.engine.state import GameHeader, GameState, HandResult, HandState, Phase, Plays, Trick
 from app.engine.table import (
+    PASS_CYCLES,
     PassDirection,
     across,
     card_points,
@@ -97,6 +99,7 @@ from app.engine.view import PlayerView, view_for
 
 __all__ = [
     "FULL_DECK",
+    "PASS_CYCLES",
     "QUEEN_OF_SPADES",
     "TWO_OF_CLUBS",
     "Action",
@@ -136,6 +139,7 @@ __all__ = [
     "action_to_json",
     "apply",
     "auto_moon_scoring",
+    "breaks_hearts",
     "card",
     "card_points",
     "cards",
@@ -160,6 +164,7 @@ __all__ = [
     "points_of",
     "random_deal",
     "raw_points",
+    "remove_cards",
     "replay",
     "right",
     "seat_names",

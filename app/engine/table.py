@@ -35,7 +35,7 @@ class PassDirection(StrEnum):
     HOLD = "hold"
 
 
-_CYCLES: Final = {
+PASS_CYCLES: Final = {
     PassCycle.LRAH: (
         PassDirection.LEFT,
         PassDirection.RIGHT,
@@ -46,6 +46,7 @@ _CYCLES: Final = {
     PassCycle.LRH: (PassDirection.LEFT, PassDirection.RIGHT, PassDirection.HOLD),
     PassCycle.NONE: (PassDirection.HOLD,),
 }
+"""The pass directions of each pass cycle, hand 1 first; the cycle then repeats (R4.2, R17)."""
 _OFFSETS: Final = {
     PassDirection.LEFT: 1,
     PassDirection.RIGHT: -1,
@@ -73,7 +74,7 @@ def across(seat: int, n: int = 4) -> int:
 
 def pass_direction(options: RuleOptions, hand_number: int) -> PassDirection:
     """The passing direction of hand `hand_number` (1-based) under the pass cycle (R4.2, R17)."""
-    cycle = _CYCLES[options.pass_cycle]
+    cycle = PASS_CYCLES[options.pass_cycle]
     return cycle[(hand_number - 1) % len(cycle)]
 
 
