@@ -27,7 +27,7 @@ import itertools
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -37,7 +37,9 @@ from app.bots.knowledge import Knowledge, know
 from app.bots.moon import choose_moon
 from app.bots.rollout import careful_policy
 from app.bots.sampler import World, sample_world
+from app.bots.tactics import without
 from app.engine import (
+    QUEEN_OF_SPADES,
     Card,
     FirstLead,
     Phase,
@@ -128,13 +130,13 @@ def choose_pass(
         or view.num_players not in PASS_SEARCH_SEATS
     ):
         return candidates[0]
-    scores = evaluate_passes(view, candidates, rng, budget.pass_worlds, budget)
+    knowledge = know(view)
+    scores = evaluate_passes(view, candidates, rng, budget.pass_worlds, budget, knowledge)
     if budget.pass_final_worlds > 0 and len(candidates) > budget.pass_finalists:
         ranked: list[int] = np.argsort(-scores, kind="stable").tolist()
         finalists = sorted(ranked[: budget.pass_finalists])
-        more = evaluate_passes(
-            view, [candidates[i] for i in finalists], rng, budget.pass_final_worlds, budget
-        )
+        finals = [candidates[i] for i in finalists]
+        more = evaluate_passes(view, finals, rng, budget.pass_final_worlds, budget, knowledge)
         w1, w2 = budget.pass_worlds, budget.pass_final_worlds
         combined = (scores[finalists] * w1 + more * w2) / (w1 + w2)
         return candidates[finalists[int(np.argmax(combined))]]
@@ -146,9 +148,7 @@ def pass_candidates(view: PlayerView, rng: random.Random, pool_size: int) -> lis
     count = view.options.pass_count
     careful = medium.choose_pass(view, rng)
     hand = list(view.hand)
-    rest = list(hand)
-    for c in careful:
-        rest.remove(c)
+    rest = without(hand, careful)
     rest.sort(key=lambda c: _pass_risk(hand, c), reverse=True)
     pool = sorted([*careful, *rest[: max(0, pool_size - len(careful))]])
     out = [careful]
@@ -161,20 +161,15 @@ def pass_candidates(view: PlayerView, rng: random.Random, pool_size: int) -> lis
 
 
 def _pass_risk(hand: list[Card], c: Card) -> float:
-    """How troublesome `c` is to keep (higher: pass it sooner); a rough order for the pool."""
-    low_spades = sum(1 for x in hand if x.suit is Suit.SPADES and x.rank < 12)
-    if c.suit is Suit.SPADES:
-        if c.rank == 12:
-            return 40.0 if low_spades < 4 else 0.0
-        if c.rank > 12:
-            return 25.0 + c.rank if low_spades < 3 else c.rank - 12.0
-        return -20.0 + c.rank
-    length = sum(1 for x in hand if x.suit is c.suit)
-    low = sum(1 for x in hand if x.suit is c.suit and x.rank <= 6)
-    risk = c.rank - 1.5 * low
-    if c.suit is Suit.HEARTS:
-        risk += 2 if c.rank >= 10 else -3
-    elif length <= 3:
+    """How troublesome `c` is to keep (higher: pass it sooner); a rough order for the pool.
+
+    Medium's danger of keeping `c`, but the queen and `AS`/`KS` Medium would pass come first
+    and a short club or diamond suit counts more (passing it makes a void). The Omnibus
+    bonus card is ignored: Hard does not search its pass in Omnibus."""
+    if c in medium.dangerous_spades(hand):
+        return 40.0 if c is QUEEN_OF_SPADES else 25.0 + c.rank
+    risk = medium.pass_danger(hand, c, None)
+    if c.suit in (Suit.CLUBS, Suit.DIAMONDS) and sum(1 for x in hand if x.suit is c.suit) <= 3:
         risk += 3  # a short suit: passing it makes a void
     return risk
 
@@ -185,9 +180,12 @@ def evaluate_passes(
     rng: random.Random,
     worlds: int,
     budget: Budget = DEFAULT_BUDGET,
+    knowledge: Knowledge | None = None,
 ) -> np.ndarray:
-    """Mean result of each candidate pass over `worlds` imagined deals of the other hands."""
-    knowledge = know(view)
+    """Mean result of each candidate pass over `worlds` imagined deals of the other hands
+    (`knowledge`: `know(view)`, if already derived)."""
+    if knowledge is None:
+        knowledge = know(view)
     options = view.options
     rules = sim.Rules.of(options)
     n = view.num_players
@@ -216,8 +214,7 @@ def evaluate_passes(
             else:
                 held = tuple(sorted(world.hands[s]))
                 dealt.append(list(held))
-                their = replace(view, seat=s, hand=held, dealt=held, passed=None, legal=())
-                passes.append(medium.choose_pass(their, rng))
+                passes.append(medium.pass_cards(options, held, view.totals))
         after = sim.counts_of(options, [[c.index for c in d] for d in dealt])
         for s in range(n):
             if s != me:
@@ -350,14 +347,12 @@ def pass_surprises(view: PlayerView, k: Knowledge, worlds: list[World]) -> np.nd
         return count
     given = Counter(view.passed)
     got = sorted(view.received)
-    rng = random.Random(0)
     for w, world in enumerate(worlds):
         held = Counter(world.hands[source]) + Counter(k.played_by[source])
         held.subtract(given)
         held.update(view.received)
         before = tuple(sorted(held.elements()))
-        theirs = replace(view, seat=source, phase=Phase.PASS, hand=before, dealt=before, legal=())
-        if sorted(medium.choose_pass(theirs, rng)) != got:
+        if sorted(medium.pass_cards(view.options, before, view.totals)) != got:
             count[w] += PASS_SURPRISE
     return count
 

@@ -13,10 +13,10 @@ from app.engine import (
     QUEEN_OF_SPADES,
     Card,
     FirstLead,
-    HeartsBrokenBy,
     Phase,
     PlayerView,
     Suit,
+    breaks_hearts,
     deck_for,
     is_penalty_card,
     lowest_club,
@@ -54,10 +54,6 @@ class Knowledge:
     def is_void(self, seat: int, suit: Suit) -> bool:
         """Whether `seat` has shown it holds no `suit`."""
         return suit in self.voids[seat]
-
-    def unseen_in_suit(self, suit: Suit) -> int:
-        """How many unseen cards of `suit` remain."""
-        return sum(k for c, k in self.unseen.items() if c.suit is suit)
 
     def unseen_above(self, c: Card) -> int:
         """How many unseen cards of the same suit rank above `c`."""
@@ -104,10 +100,7 @@ def know(view: PlayerView) -> Knowledge:
                     _only_penalty_cards(view, seat, voids, forbidden)  # R7.1, R7.2
             if i == 0:
                 _lead_inference(view, number, seat, c, broken, voids, forbidden)
-            counts = options.hearts_broken_by is HeartsBrokenBy.ANY_PLAY or is_discard
-            if counts and (
-                c.suit is Suit.HEARTS or (c is QUEEN_OF_SPADES and options.qs_breaks_hearts)
-            ):
+            if breaks_hearts(options, c, is_discard):
                 broken = True
         if collector is not None:
             taken[collector].extend(c for _, c in plays)

@@ -33,6 +33,7 @@ every penalty card so far.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -47,22 +48,25 @@ from app.bots.tactics import (
     led_suit,
     non_penalty,
     pick_cards,
-    points,
     queen_out,
     seats_after,
     suit_cards,
     trick_value,
     void_seat_after,
     wins_now,
+    without,
 )
 from app.engine import (
     QUEEN_OF_SPADES,
     Card,
     FirstLead,
+    Hand,
     PlayerView,
+    RuleOptions,
     Suit,
     is_penalty_card,
     penalty_total,
+    points_of,
     trick_winner,
 )
 
@@ -115,27 +119,32 @@ def choose_pass(view: PlayerView, rng: random.Random) -> tuple[Card, ...]:
     """Three cards to pass: dangerous spades, a short suit to void, then the most dangerous
     high cards; a moon hand passes its low cards instead."""
     del rng  # Medium is deterministic
-    hand = list(view.hand)
-    count = view.options.pass_count
-    if is_moon_hand(view, view.hand):
+    return pass_cards(view.options, view.hand, view.totals)
+
+
+def pass_cards(options: RuleOptions, hand: Hand, totals: tuple[int, ...]) -> tuple[Card, ...]:
+    """Medium's pass from `hand` under `options` with the game's `totals`: all that its pass
+    reads, so the pass of any seat holding `hand` (`choose_pass` of that seat's view)."""
+    count = options.pass_count
+    if _is_moon_hand(options, totals, hand):
         chosen = sorted(hand, key=_moon_keep_value)[:count]
     else:
-        chosen = _safe_pass(view, hand, count)
-    return pick_cards(view.hand, chosen)
+        chosen = _safe_pass(options, list(hand), count)
+    return pick_cards(hand, chosen)
 
 
-def _safe_pass(view: PlayerView, hand: list[Card], count: int) -> list[Card]:
+def _safe_pass(options: RuleOptions, hand: list[Card], count: int) -> list[Card]:
     """The pass of a hand that tries to take no points (tips 1, 2, 9)."""
-    chosen = _dangerous_spades(hand)[:count]
-    rest = _without(hand, chosen)
-    void = _suit_to_void(view, rest, count - len(chosen))
+    chosen = dangerous_spades(hand)[:count]
+    rest = without(hand, chosen)
+    void = _suit_to_void(options, rest, count - len(chosen))
     chosen += void
-    rest = _without(rest, void)
-    rest.sort(key=lambda c: _pass_danger(view, hand, c), reverse=True)
+    rest = without(rest, void)
+    rest.sort(key=lambda c: pass_danger(hand, c, options.bonus_card), reverse=True)
     return chosen + rest[: count - len(chosen)]
 
 
-def _dangerous_spades(hand: list[Card]) -> list[Card]:
+def dangerous_spades(hand: Sequence[Card]) -> list[Card]:
     """The queen unless guarded by enough lower spades; `AS`/`KS` when short of lower spades."""
     low = sum(1 for c in hand if c.suit is Suit.SPADES and c.rank < 12)
     out = [c for c in hand if c is QUEEN_OF_SPADES and low < QUEEN_GUARDS]
@@ -144,25 +153,26 @@ def _dangerous_spades(hand: list[Card]) -> list[Card]:
     return out
 
 
-def _suit_to_void(view: PlayerView, hand: list[Card], slots: int) -> list[Card]:
+def _suit_to_void(options: RuleOptions, hand: list[Card], slots: int) -> list[Card]:
     """All cards of the shortest club or diamond suit, if they fit in the free slots (tip 2)."""
-    options: list[list[Card]] = []
+    fits: list[list[Card]] = []
     for suit in (Suit.CLUBS, Suit.DIAMONDS):
         cards = suit_cards(hand, suit)
         if not 0 < len(cards) <= slots:
             continue
-        if any(is_bonus(view, c) for c in cards):
+        if options.omnibus and options.bonus_card in cards:
             continue  # keep the Omnibus bonus card
         if min(c.rank for c in cards) < VOID_MIN_RANK:
             continue
-        options.append(cards)
-    if not options:
+        fits.append(cards)
+    if not fits:
         return []
-    return min(options, key=lambda cards: (len(cards), -max(c.rank for c in cards)))
+    return min(fits, key=lambda cards: (len(cards), -max(c.rank for c in cards)))
 
 
-def _pass_danger(view: PlayerView, hand: list[Card], c: Card) -> float:
-    """How much trouble `c` is likely to cause if kept (higher = pass it sooner)."""
+def pass_danger(hand: Sequence[Card], c: Card, bonus: Card | None) -> float:
+    """How much trouble `c` is likely to cause if kept (higher = pass it sooner); `bonus` is the
+    Omnibus bonus card, if any."""
     if c.suit is Suit.SPADES:
         if c.rank < 12:
             return -20 + c.rank  # lower spades guard the queen
@@ -171,25 +181,21 @@ def _pass_danger(view: PlayerView, hand: list[Card], c: Card) -> float:
     danger = c.rank - 1.5 * low
     if c.suit is Suit.HEARTS:
         danger += 2 if c.rank >= 10 else -3
-    bonus = view.options.bonus_card
     if bonus is not None and c.suit is bonus.suit and c.rank >= bonus.rank:
         danger -= 8  # the bonus card and the diamonds that can capture it
     return danger
-
-
-def _without(hand: list[Card], removed: list[Card]) -> list[Card]:
-    """`hand` less one copy of each removed card."""
-    rest = list(hand)
-    for c in removed:
-        rest.remove(c)
-    return rest
 
 
 def is_moon_hand(view: PlayerView, hand: tuple[Card, ...]) -> bool:
     """Whether `hand` is strong enough to play for the moon (tip 7): at least six hearts headed
     by `AH KH QH`, and every other suit short or headed by its ace. Never in Cancellation
     (52 points in two decks) nor near the end of the game."""
-    if view.options.is_cancellation or _late_game(view):
+    return _is_moon_hand(view.options, view.totals, hand)
+
+
+def _is_moon_hand(options: RuleOptions, totals: tuple[int, ...], hand: Hand) -> bool:
+    """`is_moon_hand` from the options and the game's totals."""
+    if options.is_cancellation or _late(options, totals):
         return False
     hearts = [c for c in hand if c.suit is Suit.HEARTS]
     if len(hearts) < 6 or sum(1 for c in hearts if c.rank >= 12) < 3:
@@ -246,7 +252,12 @@ def _serious(view: PlayerView, k: Knowledge, threat: int) -> bool:
 
 def _late_game(view: PlayerView) -> bool:
     """Whether one bad hand could end the game: some total within a moon of the target."""
-    return max(view.totals, default=0) + penalty_total(view.options) >= view.options.target_score
+    return _late(view.options, view.totals)
+
+
+def _late(options: RuleOptions, totals: tuple[int, ...]) -> bool:
+    """`_late_game` from the options and the game's totals."""
+    return max(totals, default=0) + penalty_total(options) >= options.target_score
 
 
 def _shooting(view: PlayerView, k: Knowledge) -> bool:
@@ -388,7 +399,7 @@ def _follow(s: Situation) -> Card:
 def _last_follow(s: Situation, losers: list[Card], winners: list[Card]) -> Card:
     """Last to play: take a clean trick with the highest card, else duck as high as possible."""
     view = s.view
-    clean = [c for c in winners if trick_value(view) + points(view, (c,)) <= 0]
+    clean = [c for c in winners if trick_value(view) + points_of(view.options, (c,)) <= 0]
     if clean:
         bonus = [c for c in clean if is_bonus(view, c)]
         return bonus[0] if bonus else max(clean, key=lambda c: c.rank)
@@ -556,4 +567,11 @@ def _shoot_keep(s: Situation, c: Card) -> float:
     return keep
 
 
-__all__ = ["choose_moon", "choose_pass", "choose_play"]
+__all__ = [
+    "choose_moon",
+    "choose_pass",
+    "choose_play",
+    "dangerous_spades",
+    "pass_cards",
+    "pass_danger",
+]

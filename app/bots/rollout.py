@@ -31,6 +31,7 @@ from app.bots.simulator import (
     CLUBS,
     DIAMONDS,
     HEARTS,
+    HIGH_SPADE,
     IS_HEART,
     IS_PENALTY,
     QS,
@@ -41,6 +42,7 @@ from app.bots.simulator import (
     Batch,
     BoolArray,
     IntArray,
+    any_per_row,
 )
 from app.engine import FirstLead
 
@@ -48,7 +50,6 @@ FloatArray = sim.FloatArray
 _A = TypeVar("_A", bound=np.ndarray[Any, Any])
 
 RANKF = RANK.astype(np.float64)
-AK_SPADES = (SUIT == SPADES) & (RANK > 12)
 LOW_SPADE = (SUIT == SPADES) & (RANK < 12)
 SPADE_CARD = SUIT == SPADES
 NEG = -1e9
@@ -63,11 +64,6 @@ def _first_max(key: FloatArray, mask: BoolArray) -> IntArray:
 def _first_min(key: FloatArray, mask: BoolArray) -> IntArray:
     """Per row: the first card of `mask` with the smallest `key`."""
     return np.asarray(np.where(mask, -key, NEG).argmax(axis=1), dtype=np.int64)
-
-
-def _any(mask: BoolArray) -> BoolArray:
-    """Per row: whether any card of `mask` is set."""
-    return cast(BoolArray, mask.any(axis=1))
 
 
 def _lowest(mask: BoolArray) -> IntArray:
@@ -219,7 +215,7 @@ def _lead(f: _Facts) -> IntArray:
     risk += np.where(no_f | f.sure, 20.0, np.where(any_v, 3.0 + below, 0.0))
     risk += np.where(SPADE_CARD[None, :] & f.has_queen[:, None], SPADE_LEAD_WITH_QUEEN, 0.0)
     risk[:, QS] += 60.0
-    risk += np.where(AK_SPADES[None, :] & f.queen_out[:, None], 40.0, 0.0)
+    risk += np.where(HIGH_SPADE[None, :] & f.queen_out[:, None], 40.0, 0.0)
     if r.bonus >= 0:
         risk[:, r.bonus] += 30.0
     risk -= np.where(IS_HEART[None, :] & (above > 0), 1.0, 0.0)
@@ -312,14 +308,20 @@ def _follow(f: _Facts) -> IntArray:
         (f.led == SPADES) & f.queen_out & later.any(axis=1)
     )
 
+    sure_wins = (  # winners no later seat can beat or cancel
+        wins & ~(may_follow[:, None] & ((f.above > 0) | (f.unseen > 0)))
+        if r.bonus >= 0 or f.shoot.any()
+        else wins  # not read: only the Omnibus grab and the shooter need it
+    )
+
     kept = losers
     if r.bonus >= 0:
         kept = losers & ~f.bonus_mask[None, :]
-        kept = cast(BoolArray, np.where(_any(kept)[:, None], kept, losers))
+        kept = cast(BoolArray, np.where(any_per_row(kept)[:, None], kept, losers))
     highest_loser = np.where(losers[:, QS], QS, _highest(kept))
     safe = wins.copy()
     safe[:, QS] = False
-    safe = cast(BoolArray, np.where(_any(safe)[:, None], safe, wins))
+    safe = cast(BoolArray, np.where(any_per_row(safe)[:, None], safe, wins))
 
     if b.k == r.n - 1:
         clean = wins & (value[:, None] + pts[None, :] <= 0)
@@ -337,7 +339,6 @@ def _follow(f: _Facts) -> IntArray:
         ours = ~dump & (~beatable | (value <= 0))
         choice = np.where(any_losers, highest_loser, np.where(ours, _highest(safe), lowest))
         if r.bonus >= 0:
-            sure_wins = wins & ~(may_follow[:, None] & ((f.above > 0) | (f.unseen > 0)))
             grab = (f.plays == r.bonus).any(axis=1) & sure_wins.any(axis=1)
             choice = np.where(grab, _lowest(sure_wins), choice)
     if f.first_clean_trick():
@@ -351,7 +352,6 @@ def _follow(f: _Facts) -> IntArray:
         stopper = f.stop & penalty_on & _threat_may_win(f, winner, later, void_led) & any_wins
         choice = np.where(stopper, _highest(wins), choice)
     if f.shoot.any():
-        sure_wins = wins & ~(may_follow[:, None] & ((f.above > 0) | (f.unseen > 0)))
         shoot = np.where(
             ~any_wins,
             _lowest(legal),
@@ -371,7 +371,7 @@ def _discard(f: _Facts) -> IntArray:
         prio = prio - np.where(capture[None, :] & (f.unseen[:, r.bonus] > 0)[:, None], 10.0, 0.0)
         prio[:, r.bonus] = -1000.0
     prio = np.where(IS_HEART[None, :], 20.0 + 2.0 * ranks, prio)
-    prio = np.where(AK_SPADES[None, :] & f.queen_out[:, None], 500.0 + ranks, prio)
+    prio = np.where(HIGH_SPADE[None, :] & f.queen_out[:, None], 500.0 + ranks, prio)
     prio[:, QS] = 1000.0
     choice = _first_max(prio, legal)
     if f.stop.any():

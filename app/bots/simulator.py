@@ -51,7 +51,7 @@ SUIT_MASKS: BoolArray = np.stack([s == SUIT for s in range(4)])
 HIGH_SPADE: BoolArray = (SUIT == SPADES) & (RANK > 12)
 
 
-def _any(a: BoolArray) -> BoolArray:
+def any_per_row(a: BoolArray) -> BoolArray:
     """Per row: whether any entry of the row is set."""
     return cast(BoolArray, a.any(axis=1))
 
@@ -246,16 +246,16 @@ def legal_mask(b: Batch) -> BoolArray:
     if b.k:
         led = SUIT[b.plays[:, 0]]
         same = has & SUIT_MASKS[led]
-        any_same = _any(same)
+        any_same = any_per_row(same)
         legal = np.where(any_same[:, None], same, has)
         if b.trick == 1 and r.no_points_first_trick:
             safe = has & ~IS_PENALTY
-            legal = np.where((~any_same & _any(safe))[:, None], safe, legal)
+            legal = np.where((~any_same & any_per_row(safe))[:, None], safe, legal)
         return legal
     if b.trick == 1:
         if r.first_lead is FirstLead.LEFT_OF_DEALER:
             safe = has & ~IS_PENALTY
-            return np.where(_any(safe)[:, None], safe, has)
+            return np.where(any_per_row(safe)[:, None], safe, has)
         if r.first_lead is FirstLead.ANY_CLUB:
             return cast(BoolArray, has & SUIT_MASKS[CLUBS])
         legal = np.zeros_like(has)
@@ -268,7 +268,7 @@ def legal_mask(b: Batch) -> BoolArray:
         only_queen = cand[:, QS] & (cand.sum(axis=1) == 1)
         cand[only_queen] = False
     cand = np.where(b.broken[:, None], has, cand)
-    return np.where(_any(cand)[:, None], cand, has)
+    return np.where(any_per_row(cand)[:, None], cand, has)
 
 
 def play(b: Batch, cards: IntArray) -> None:
@@ -334,7 +334,7 @@ def _finish_trick(b: Batch) -> None:
     b.penalty[idx, who] += add_penalty[got]
     b.tricks_won[idx, who] += 1
     if r.bonus >= 0:
-        b.bonus_taken[idx, who] |= _any(cards[got] == r.bonus)
+        b.bonus_taken[idx, who] |= any_per_row(cards[got] == r.bonus)
     b.kitty_pending &= ~(kitty_goes & (got | last))
     b.pot_points = np.where(got, 0, b.pot_points + r.points[cards].sum(axis=1))
     b.pot_penalty = np.where(got, 0, b.pot_penalty + IS_PENALTY[cards].sum(axis=1))
@@ -355,7 +355,7 @@ def hand_points(b: Batch, totals: IntArray) -> IntArray:
     shooter_mask = b.penalty == r.penalty_cards
     if r.bonus_required and r.bonus >= 0:
         shooter_mask &= b.bonus_taken
-    moon = _any(shooter_mask)
+    moon = any_per_row(shooter_mask)
     shooter = shooter_mask.argmax(axis=1)
     plain = b.points + np.where(b.tricks_won == 0, r.no_tricks_bonus, 0)
     if not moon.any():
@@ -414,7 +414,7 @@ def heuristic_policy(b: Batch, legal: BoolArray, rng: np.random.Generator) -> In
         prio = prio - np.where(IS_HEART[None, :], 4.0, 0.0)
     else:
         led = SUIT[b.plays[:, 0]]
-        following = _any(legal & SUIT_MASKS[led])
+        following = any_per_row(legal & SUIT_MASKS[led])
         win = winning_rank(b).astype(np.float64)
         below = rank < win[:, None]
         last = b.k == b.rules.n - 1

@@ -15,12 +15,13 @@ from app.bots.knowledge import Knowledge
 from app.engine import (
     QUEEN_OF_SPADES,
     Card,
+    Hand,
     PlayerView,
     Suit,
-    card_points,
+    points_of,
+    remove_cards,
     trick_winner,
 )
-from app.engine.cards import Hand
 
 ACE_OF_SPADES = Card(14, Suit.SPADES)
 KING_OF_SPADES = Card(13, Suit.SPADES)
@@ -43,15 +44,9 @@ def is_last(view: PlayerView) -> bool:
     return len(view.current) == view.num_players - 1
 
 
-def points(view: PlayerView, items: Iterable[Card]) -> int:
-    """The points of some cards under the view's options (hearts, `QS`, Omnibus bonus)."""
-    table = card_points(view.options)
-    return sum(table[c.index] for c in items)
-
-
 def trick_value(view: PlayerView) -> int:
     """Points the winner of the current trick collects so far: its cards plus the waiting pot."""
-    return points(view, (c for _, c in view.current)) + points(view, view.pot)
+    return points_of(view.options, [c for _, c in view.current]) + points_of(view.options, view.pot)
 
 
 def winner_with(view: PlayerView, c: Card) -> int | None:
@@ -103,14 +98,19 @@ def suit_cards(hand: Sequence[Card], suit: Suit) -> list[Card]:
     return sorted((c for c in hand if c.suit is suit), key=lambda c: c.rank)
 
 
+def without(hand: Iterable[Card], removed: Iterable[Card]) -> list[Card]:
+    """`hand` less one copy of each removed card; ValueError if one is not (or no longer) in it."""
+    rest = remove_cards(tuple(hand), removed)
+    if rest is None:
+        raise ValueError("a removed card is not in the hand")
+    return list(rest)
+
+
 def pick_cards(hand: Hand, chosen: Iterable[Card]) -> tuple[Card, ...]:
     """The chosen cards as a pass, checking they exist in `hand` with their multiplicity."""
-    remaining = list(hand)
-    out: list[Card] = []
-    for c in chosen:
-        remaining.remove(c)  # raises if the card is not (or no longer) in the hand
-        out.append(c)
-    return tuple(out)
+    out = tuple(chosen)
+    without(hand, out)  # raises if a card is not (or no longer) in the hand
+    return out
 
 
 def non_penalty(items: Iterable[Card]) -> list[Card]:
