@@ -37,9 +37,9 @@ from dataclasses import dataclass
 
 from app.bots import Level, choose_action, decision_rng
 from app.engine import (
+    PASS_CYCLES,
     Deal,
     GameState,
-    PassCycle,
     Phase,
     RuleOptions,
     apply,
@@ -48,26 +48,23 @@ from app.engine import (
     to_act,
     view_for,
 )
+from bench.tables import parse_table
 
 PAIRS = ("medium-vs-easy", "hard-vs-medium")
 LEVELS = tuple(level.value for level in Level)
-CYCLE_LENGTH = {PassCycle.LRAH: 4, PassCycle.LR: 2, PassCycle.LRH: 3, PassCycle.NONE: 1}
 
 
 def table_options(name: str) -> RuleOptions:
-    """The options of a table name: `standard-N` (3–7), `omnibus-4`, `cancellation-N` (6–11)."""
-    kind, _, count = name.partition("-")
+    """The options of a table name (`bench.tables.parse_table`): `standard-N` and `omnibus-N`
+    (3–7 seats), `cancellation-N` (6–11); anything else ends the program."""
     try:
-        seats = int(count)
+        options = parse_table(name)
     except ValueError:
         raise SystemExit(f"unknown table {name!r}") from None
-    if kind == "standard" and 3 <= seats <= 7:
-        return RuleOptions.standard(seats)
-    if kind == "omnibus" and 3 <= seats <= 7:
-        return RuleOptions.standard(seats, omnibus=True)
-    if kind == "cancellation" and 6 <= seats <= 11:
-        return RuleOptions.cancellation(seats)
-    raise SystemExit(f"unknown table {name!r}")
+    low, high = (6, 11) if options.is_cancellation else (3, 7)
+    if not low <= options.num_players <= high:
+        raise SystemExit(f"unknown table {name!r}")
+    return options
 
 
 def parse_pair(name: str) -> tuple[str, str]:
@@ -125,7 +122,7 @@ def play_deal(task: tuple[str, str, str, int, int]) -> DealResult:
     options = table_options(table)
     n = options.num_players
     deal = random_deal(options, random.Random(seed + index))
-    hand_number = index % CYCLE_LENGTH[options.pass_cycle] + 1
+    hand_number = index % len(PASS_CYCLES[options.pass_cycle]) + 1
     start = game_at_hand(options, deal, hand_number)
     mine: list[int] = []
     theirs: list[int] = []
