@@ -1,4 +1,4 @@
-"""Settings read from the environment, in one place."""
+"""Settings read from the environment, in one place (the README lists every variable)."""
 
 from __future__ import annotations
 
@@ -8,21 +8,52 @@ from dataclasses import dataclass
 from app.store.db import database_url
 
 
+def _int(name: str, default: int) -> int:
+    text = os.environ.get(name, "")
+    return int(text) if text.strip() else default
+
+
+def _float(name: str, default: float) -> float:
+    text = os.environ.get(name, "")
+    return float(text) if text.strip() else default
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """The app's settings."""
+    """The app's settings; the defaults are the production ones."""
 
     database_url: str
     secure_cookies: bool
-    """Send the session cookie with `Secure` (set when served over HTTPS)."""
+    """Served over HTTPS: the session cookie is `__Host-` prefixed and `Secure`, HSTS is sent."""
     pause_scale: float = 1.0
     """Multiplies the pauses between computer cards (tests shorten them)."""
+    threads: int = 16
+    """Request threads of a process; the database pool has as many connections, so a request
+    never waits for a connection while it holds a thread."""
+    pool_timeout_s: float = 2.0
+    """The longest a request waits for a database connection before answering 503."""
+    busy_timeout_ms: int = 2000
+    """The longest a SQLite writer waits for the write lock before answering 503."""
+    thinker_processes: int = 1
+    """Worker processes per server process for Hard's thinking (0: think on the request
+    thread)."""
+    thinker_queue: int = 8
+    """Hard decisions waiting or running at once per server process; past it, 503 at once."""
+    retention_days: int = 180
+    """An anonymous browser idle this long is purged with its games; the session cookie lives
+    this long after the last visit."""
 
     @classmethod
     def from_env(cls) -> Settings:
-        """Settings from `DATABASE_URL` and `HEARTS_SECURE_COOKIES`."""
+        """Settings from the environment (`DATABASE_URL`, `HEARTS_*`)."""
         return cls(
             database_url=database_url(),
             secure_cookies=os.environ.get("HEARTS_SECURE_COOKIES", "") == "1",
-            pause_scale=float(os.environ.get("HEARTS_PAUSE_SCALE", "1") or 1),
+            pause_scale=_float("HEARTS_PAUSE_SCALE", 1.0),
+            threads=_int("HEARTS_THREADS", 16),
+            pool_timeout_s=_float("HEARTS_POOL_TIMEOUT_S", 2.0),
+            busy_timeout_ms=_int("HEARTS_BUSY_TIMEOUT_MS", 2000),
+            thinker_processes=_int("HEARTS_THINKER_PROCESSES", 1),
+            thinker_queue=_int("HEARTS_THINKER_QUEUE", 8),
+            retention_days=_int("HEARTS_RETENTION_DAYS", 180),
         )

@@ -1,12 +1,20 @@
-"""Use cases of a game: start it, take the player's action, let the computer players act, resume.
+"""Use cases of a game: start it, take the human's decision (and the computers' turns up to the
+human's next one), deal the next hand, show the table.
 
 A game is its stored action log; the state is rebuilt by replay (cached per process by game,
 version and the time of the game's last write, so a cached state is only ever found again for
-the very write that stored it). Every change runs in one transaction that locks the game row and
-checks that the game is still active and at the version the player's page was rendered at, so a
-double click, a replayed request or a second tab can never apply an action twice, nor an action
-to a game that was given up for a newer one. The web layer receives only the human seat's
-`PlayerView` (never the full state), so no page can show a hidden card.
+the very write that stored it).
+
+One request per human decision. Every change runs in three steps:
+1. read (a read transaction, no lock): the game, its state, the version check, the rules check;
+2. think (no transaction): the computer players act until the human's next decision
+   (`computers`, Hard in worker processes), and the states in between are computed;
+3. write (a short write transaction): the game row is locked, the version checked again and
+   the actions appended, so the write lock is held for the append only.
+A double click, a replayed request or a second tab can never apply an action twice: the second
+writer finds the version moved and changes nothing. A retry of the very decision that was
+applied (a lost response) is answered as if it had just been applied. The web layer receives
+only the human seat's `PlayerView`s (never the full state), so no page can show a hidden card.
 """
 
 from __future__ import annotations
@@ -14,14 +22,14 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from threading import Lock
 
 from sqlalchemy.orm import Session
 
-from app.bots import Level, choose_action, decision_rng
+from app.bots import Level
 from app.engine import (
     Action,
     ActionError,
@@ -30,6 +38,7 @@ from app.engine import (
     GameState,
     IllegalActionError,
     Phase,
+    Play,
     PlayerView,
     RuleOptions,
     apply,
@@ -39,8 +48,12 @@ from app.engine import (
     to_act,
     view_for,
 )
+from app.services import players
+from app.services.computers import Thinkers
+from app.services.database import Database
+from app.services.players import Caller
 from app.store import repository
-from app.store.models import ACTIVE, Game, Player
+from app.store.models import ACTIVE, Game
 from app.store.models import HUMAN as HUMAN  # noqa: PLC0414 (re-exported for the web layer)
 
 HUMAN_SEAT = 0
@@ -64,14 +77,23 @@ class Table:
 
     @property
     def computer_to_act(self) -> bool:
-        """Whether a computer player acts next (the page then asks the server to advance); never
-        in a game that is over or abandoned."""
+        """Whether a computer player acts next (only in a game stored before the computers
+        played up to the human's turn; the page then asks the server to advance)."""
         return self.status == ACTIVE and any(self.seats[s] != HUMAN for s in self.view.to_act)
 
     @property
     def level(self) -> str:
         """The level of the computer players (they all share one)."""
         return next((s for s in self.seats if s != HUMAN), Level.MEDIUM.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The answer to a decision: the table as it is now, and the tables the page shows one after
+    another before it (after the human's action and after each computer card but the last)."""
+
+    table: Table
+    steps: tuple[Table, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +116,7 @@ class ActionRefusedError(Exception):
 
 # --- state cache ------------------------------------------------------------------------------
 
-_CACHE_SIZE = 256
+_CACHE_SIZE = 512
 _CacheKey = tuple[int, int, datetime]
 _cache: OrderedDict[_CacheKey, GameState] = OrderedDict()
 _cache_lock = Lock()
@@ -103,7 +125,7 @@ _cache_lock = Lock()
 def _key(game: Game) -> _CacheKey:
     """The cache key of a game's state: its id, version and last write time.
 
-    `updated_at` is written in the same transaction as the actions, so a state remembered in a
+    `updated_at` is written in the same transaction as the actions, so a state remembered for a
     transaction that then fails to commit, or for a version another process reached with other
     actions, or for a game of the same id in another database, is never found again.
     """
@@ -134,10 +156,10 @@ def _state(session: Session, game: Game) -> GameState:
     return state
 
 
-def _table(game: Game, state: GameState) -> Table:
+def _table(game: Game, state: GameState, version: int | None = None) -> Table:
     return Table(
         game_id=game.id,
-        version=game.version,
+        version=game.version if version is None else version,
         seats=tuple(game.seats),
         fast_play=game.fast_play,
         status=game.status,
@@ -145,110 +167,117 @@ def _table(game: Game, state: GameState) -> Table:
     )
 
 
-# --- use cases --------------------------------------------------------------------------------
+# --- reads ------------------------------------------------------------------------------------
 
-Step = Callable[[Game, GameState], tuple[list[Action], GameState]]
-"""A change to a locked game: the actions to append and the state they lead to."""
+
+def _read(db: Database, caller: Caller, game_id: int) -> tuple[Game, GameState]:
+    with db.read() as session:
+        game = repository.get_game(session, game_id, caller.player_id)
+        if game is None:
+            raise GameNotFoundError(game_id)
+        return game, _state(session, game)
+
+
+def table(db: Database, caller: Caller, game_id: int) -> Table:
+    """The table of one of the caller's games."""
+    return _table(*_read(db, caller, game_id))
+
+
+def active_game_id(db: Database, caller: Caller) -> int | None:
+    """The caller's game in progress, if any (for "Continue")."""
+    with db.read() as session:
+        game = repository.active_game(session, caller.player_id)
+        return None if game is None else game.id
+
+
+def options_of(db: Database, caller: Caller, game_id: int) -> RuleOptions:
+    """The rule options of one of the caller's games."""
+    with db.read() as session:
+        game = repository.get_game(session, game_id, caller.player_id)
+        if game is None:
+            raise GameNotFoundError(game_id)
+        return GameHeader.from_json(game.header).options
+
+
+# --- changes ----------------------------------------------------------------------------------
 
 
 def start_game(
-    session: Session,
-    player: Player,
+    db: Database,
+    thinkers: Thinkers,
+    caller: Caller,
     level: Level | str,
     fast_play: bool,
     options: RuleOptions | None = None,
 ) -> int:
-    """Start a new game against computer players of `level`; the previous active game, if any,
-    is marked abandoned. The first hand is dealt and the computer players pass at once."""
+    """Start a new game against computer players of `level` (the caller's player is created if
+    it is new); the previous active game, if any, is marked abandoned. The first hand is dealt
+    and the computer players pass at once."""
     level = Level(level)
     options = options or RuleOptions.standard()
-    previous = repository.active_game(session, player)
-    if previous is not None:
-        repository.mark_abandoned(session, previous)
     header = GameHeader(options, first_dealer=0)
-    seats = [HUMAN] + [level.value] * (options.num_players - 1)
-    game = repository.create_game(session, player, header, seats, secrets.randbits(62), fast_play)
+    seats = (HUMAN,) + (level.value,) * (options.num_players - 1)
+    seed = secrets.randbits(62)
     state = new_game(options, header.first_dealer)
-    actions, state = _plan(game, state, [_deal(game, state)])
-    repository.append_actions(session, game, actions, state, results_before=0)
-    _remember(game, state)
+    deal = _deal(seed, state)
+    actions, states = _play_out(state, [deal], seats, seed, 0, thinkers)
+    with db.write() as session:
+        player = players.touch_or_create(session, caller)
+        previous = repository.active_game(session, player.id)
+        if previous is not None:
+            repository.mark_abandoned(session, previous)
+        game = repository.create_game(session, player, header, list(seats), seed, fast_play)
+        repository.append_actions(session, game, actions, states[-1], results_before=0)
+    _remember(game, states[-1])
     return game.id
 
 
-def start_again(session: Session, player: Player, game_id: int) -> int:
-    """A new game with the same options, computer level and pace as one of the player's games."""
-    game = repository.get_game(session, game_id, player.id)
-    if game is None:
-        raise GameNotFoundError(game_id)
-    level = next(s for s in game.seats if s != HUMAN)
-    options = GameHeader.from_json(game.header).options
-    return start_game(session, player, level, game.fast_play, options)
+def start_again(db: Database, thinkers: Thinkers, caller: Caller, game_id: int) -> int:
+    """A new game with the same options, computer level and pace as one of the caller's games."""
+    with db.read() as session:
+        game = repository.get_game(session, game_id, caller.player_id)
+        if game is None:
+            raise GameNotFoundError(game_id)
+        level = next(s for s in game.seats if s != HUMAN)
+        options = GameHeader.from_json(game.header).options
+        fast_play = game.fast_play
+    return start_game(db, thinkers, caller, level, fast_play, options)
 
 
-def table(session: Session, player: Player, game_id: int) -> Table:
-    """The table of one of the player's games."""
-    game = repository.get_game(session, game_id, player.id)
-    if game is None:
-        raise GameNotFoundError(game_id)
-    return _table(game, _state(session, game))
+def act(
+    db: Database, thinkers: Thinkers, caller: Caller, game_id: int, version: int, action: Action
+) -> Outcome:
+    """Apply the human's action if the page was current, then the computers' turns up to the
+    human's next decision."""
 
-
-def act(session: Session, player: Player, game_id: int, version: int, action: Action) -> Table:
-    """Apply the human's action if the page was current; then the computers' passes."""
-
-    def step(game: Game, state: GameState) -> tuple[list[Action], GameState]:
+    def first(game: Game, state: GameState) -> list[Action]:
         if HUMAN_SEAT not in to_act(state):
             raise _Refused(Refusal("It is not your turn.", "R14.2"))
-        return _plan(game, state, [action])
+        return [action]
 
-    return _change(session, player, game_id, version, step)
-
-
-def advance(session: Session, player: Player, game_id: int, version: int) -> Table:
-    """Let the computer player whose turn it is take one action (a no-op otherwise).
-
-    The computer thinks outside any transaction (a Hard decision can take a few hundred
-    milliseconds and SQLite's write lock must not wait for it): the position is read and the
-    transaction ended, the action chosen, then applied in a new transaction only if the game is
-    still at the same version. A decision depends only on stored data, so a concurrent request
-    that got there first has applied the very same action.
-    """
-    game = repository.get_game(session, game_id, player.id)
-    if game is None:
-        raise GameNotFoundError(game_id)
-    state = _state(session, game)
-    seed, seats, at, active = game.seed, list(game.seats), game.version, game.status == ACTIVE
-    session.commit()
-    chosen: Action | None = None
-    bots = [s for s in to_act(state) if seats[s] != HUMAN]
-    if version == at and active and bots:
-        seat = bots[0]
-        rng = decision_rng(seed, at, seat)
-        chosen = choose_action(view_for(state, seat), seats[seat], rng)
-
-    def step(game: Game, state: GameState) -> tuple[list[Action], GameState]:
-        if chosen is None:
-            return [], state
-        return _plan(game, state, [chosen])
-
-    return _change(session, player, game_id, version, step)
+    return _change(db, thinkers, caller, game_id, version, first, retry_of=action)
 
 
-def next_hand(session: Session, player: Player, game_id: int, version: int) -> Table:
-    """Deal the next hand once the last one is scored (UI-11)."""
+def advance(
+    db: Database, thinkers: Thinkers, caller: Caller, game_id: int, version: int
+) -> Outcome:
+    """Let the computer players act up to the human's next decision (a no-op when it is the
+    human's turn already). Only a game stored at a computer's turn needs it."""
+    return _change(db, thinkers, caller, game_id, version, lambda game, state: [])
 
-    def step(game: Game, state: GameState) -> tuple[list[Action], GameState]:
+
+def next_hand(
+    db: Database, thinkers: Thinkers, caller: Caller, game_id: int, version: int
+) -> Outcome:
+    """Deal the next hand once the last one is scored (UI-11), and let the computers pass (and,
+    in a hand without passing, play up to the human's first card)."""
+
+    def first(game: Game, state: GameState) -> list[Action]:
         if state.phase is not Phase.DEAL:
             raise _Refused(Refusal("The hand is not over yet.", "R13.2"))
-        return _plan(game, state, [_deal(game, state)])
+        return [_deal(game.seed, state)]
 
-    return _change(session, player, game_id, version, step)
-
-
-def active_game_id(session: Session, player: Player) -> int | None:
-    """The player's game in progress, if any (for "Continue")."""
-    game = repository.active_game(session, player)
-    return None if game is None else game.id
+    return _change(db, thinkers, caller, game_id, version, first)
 
 
 # --- internals --------------------------------------------------------------------------------
@@ -260,54 +289,128 @@ class _Refused(Exception):
         self.refusal = refusal
 
 
-def _change(session: Session, player: Player, game_id: int, version: int, step: Step) -> Table:
-    """Run `step` on the locked game if `version` is the one the page was rendered at."""
-    game = repository.lock_game(session, game_id, player.id)
-    if game is None:
-        raise GameNotFoundError(game_id)
-    state = _state(session, game)
-    if game.status != ACTIVE:
-        # A finished game, or one abandoned for a newer game (say, from another tab).
-        refusal = Refusal(f"This game is {game.status}; it takes no more actions.", stale=True)
-        raise ActionRefusedError(refusal, _table(game, state))
-    if version != game.version:
-        refusal = Refusal("The table had moved on; here it is as it is now.", stale=True)
-        raise ActionRefusedError(refusal, _table(game, state))
+class _Moved(Exception):
+    """The game changed between the read and the write."""
+
+
+First = Callable[[Game, GameState], list[Action]]
+"""The actions a change starts with (the human's, or a deal), given the game and its state."""
+
+
+def _change(
+    db: Database,
+    thinkers: Thinkers,
+    caller: Caller,
+    game_id: int,
+    version: int,
+    first: First,
+    retry_of: Action | None = None,
+) -> Outcome:
+    """Read, check, think, then append with the version check (see the module's notes)."""
+    game, state = _read(db, caller, game_id)
+    if game.status != ACTIVE or version != game.version:
+        if retry_of is not None and game.status == ACTIVE and version < game.version:
+            outcome = _retried(db, caller, game, version, retry_of)
+            if outcome is not None:
+                return outcome
+        raise ActionRefusedError(_stale(game), _table(game, state))
     try:
-        actions, new_state = step(game, state)
+        start = first(game, state)
+        actions, states = _play_out(
+            state, start, tuple(game.seats), game.seed, game.version, thinkers
+        )
     except _Refused as refused:
         raise ActionRefusedError(refused.refusal, _table(game, state)) from None
     except IllegalActionError as err:
         raise ActionRefusedError(Refusal(err.message, err.rule), _table(game, state)) from None
     except ActionError as err:
         raise ActionRefusedError(Refusal(str(err)), _table(game, state)) from None
-    if actions:
-        results_before = len(state.results)
-        repository.append_actions(session, game, actions, new_state, results_before=results_before)
-        _remember(game, new_state)
-    return _table(game, new_state)
+    if not actions:
+        return Outcome(_table(game, state))
+    try:
+        with db.write() as session:
+            players.touch(session, caller)
+            locked = repository.lock_game(session, game_id, caller.player_id)
+            if locked is None:
+                raise GameNotFoundError(game_id)
+            if locked.status != ACTIVE or locked.version != version:
+                raise _Moved
+            repository.append_actions(
+                session, locked, actions, states[-1], results_before=len(state.results)
+            )
+    except _Moved:
+        game, state = _read(db, caller, game_id)
+        raise ActionRefusedError(_stale(game), _table(game, state)) from None
+    _remember(locked, states[-1])
+    return _outcome(locked, actions, states, version)
 
 
-def _plan(game: Game, state: GameState, first: list[Action]) -> tuple[list[Action], GameState]:
-    """Apply `first` (validating it), then the computer players' passes, which need no pause
-    because every seat commits its pass at once (R4.3)."""
-    actions = list(first)
-    for action in first:
+def _play_out(
+    state: GameState,
+    start: list[Action],
+    seats: tuple[str, ...],
+    seed: int,
+    number: int,
+    thinkers: Thinkers,
+) -> tuple[list[Action], list[GameState]]:
+    """`start` (validated by the engine), then the computers' turns: every action and the state
+    after each one."""
+    states: list[GameState] = []
+    for action in start:
         state = apply(state, action)
-    while state.phase is Phase.PASS:
-        bots = [s for s in to_act(state) if game.seats[s] != HUMAN]
-        if not bots:
-            break
-        seat = bots[0]
-        rng = decision_rng(game.seed, game.version + len(actions), seat)
-        action = choose_action(view_for(state, seat), game.seats[seat], rng)
-        actions.append(action)
+        states.append(state)
+    if not start and not any(seats[s] != HUMAN for s in to_act(state)):
+        return [], []
+    planned = thinkers.plan(state, seats, seed, number + len(start))
+    for action in planned:
         state = apply(state, action)
-    return actions, state
+        states.append(state)
+    return [*start, *planned], states
 
 
-def _deal(game: Game, state: GameState) -> Deal:
+def _outcome(
+    game: Game, actions: Sequence[Action], states: Sequence[GameState], version: int
+) -> Outcome:
+    """The final table and the steps the page plays before it: the table after each action that
+    a computer's card follows (after the human's card, after each computer card but the last)."""
+    steps = tuple(
+        _table(game, states[i], version + i + 1)
+        for i, following in enumerate(actions[1:])
+        if isinstance(following, Play) and game.seats[following.seat] != HUMAN
+    )
+    return Outcome(_table(game, states[-1]), steps)
+
+
+def _stale(game: Game) -> Refusal:
+    if game.status != ACTIVE:
+        # A finished game, or one abandoned for a newer game (say, from another tab).
+        return Refusal(f"This game is {game.status}; it takes no more actions.", stale=True)
+    return Refusal("The table had moved on; here it is as it is now.", stale=True)
+
+
+def _retried(
+    db: Database, caller: Caller, game: Game, version: int, action: Action
+) -> Outcome | None:
+    """The outcome of the human's decision at `version` if it is the one stored there and only
+    computer actions followed it (a retry after a lost response, or a double click); else None."""
+    with db.read() as session:
+        actions = repository.load_actions(session, game)
+    later = actions[version:]
+    if not later or later[0] != action:
+        return None
+    for a in later[1:]:
+        if isinstance(a, Deal) or game.seats[a.seat] == HUMAN:
+            return None
+    state = replay(GameHeader.from_json(game.header), actions[:version])
+    states = []
+    for a in later:
+        state = apply(state, a)
+        states.append(state)
+    return _outcome(game, later, states, version)
+
+
+def _deal(seed: int, state: GameState) -> Deal:
     """The next hand's deal, derived from the game's seed and the hand number."""
     number = state.hand_number + 1
-    digest = hashlib.sha256(f"hearts-deal:{game.seed}:{number}".encode()).digest()
+    digest = hashlib.sha256(f"hearts-deal:{seed}:{number}".encode()).digest()
     return seeded_deal(state.options, int.from_bytes(digest[:8], "big"))

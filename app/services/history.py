@@ -38,11 +38,13 @@ from app.engine import (
     points_of,
     view_for,
 )
+from app.services.database import Database
 from app.services.games import HUMAN_SEAT, GameNotFoundError
+from app.services.players import Caller
 from app.services.stats import Filters
 from app.store import repository
 from app.store import stats as store
-from app.store.models import ACTIVE, HUMAN, Game, Player
+from app.store.models import ACTIVE, HUMAN, Game
 
 PAGE_SIZE = 25
 """Games per page of the history list."""
@@ -111,13 +113,14 @@ def _summary(game: Game, score: int, place: int | None) -> GameSummary:
     )
 
 
-def history(session: Session, player: Player, filters: Filters, page: int = 1) -> HistoryPage:
-    """Page `page` (from 1) of the player's games that pass `filters`, newest first."""
+def history(db: Database, caller: Caller, filters: Filters, page: int = 1) -> HistoryPage:
+    """Page `page` (from 1) of the caller's games that pass `filters`, newest first."""
     f = filters.to_store()
-    total = store.count_games(session, player.id, f)
-    pages = max(1, -(-total // PAGE_SIZE))
-    page = min(max(1, page), pages)
-    rows = store.game_list(session, player.id, f, PAGE_SIZE, (page - 1) * PAGE_SIZE)
+    with db.read() as session:
+        total = store.count_games(session, caller.player_id, f)
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(max(1, page), pages)
+        rows = store.game_list(session, caller.player_id, f, PAGE_SIZE, (page - 1) * PAGE_SIZE)
     return HistoryPage(
         filters=filters,
         games=[_summary(r.game, r.score, r.place) for r in rows],
@@ -158,18 +161,19 @@ class GameRecord:
         return self.lines[-1].totals if self.lines else (0,) * len(self.kinds)
 
 
-def _owned(session: Session, player: Player, game_id: int) -> Game:
-    game = repository.get_game(session, game_id, player.id)
+def _owned(session: Session, caller: Caller, game_id: int) -> Game:
+    game = repository.get_game(session, game_id, caller.player_id)
     if game is None:
         raise GameNotFoundError(game_id)
     return game
 
 
-def game_record(session: Session, player: Player, game_id: int) -> GameRecord:
-    """One of the player's games, from its stored hand results."""
-    game = _owned(session, player, game_id)
+def game_record(db: Database, caller: Caller, game_id: int) -> GameRecord:
+    """One of the caller's games, from its stored hand results."""
+    with db.read() as session:
+        game = _owned(session, caller, game_id)
+        rows = store.hand_rows(session, game)
     kinds = tuple(game.seats)
-    rows = store.hand_rows(session, game)
     lines: list[HandLine] = []
     n = len(kinds)
     for start in range(0, len(rows), n):
@@ -289,14 +293,15 @@ class HandReplay:
 
 
 def hand_replay(
-    session: Session, player: Player, game_id: int, number: int, trick: int | None = None
+    db: Database, caller: Caller, game_id: int, number: int, trick: int | None = None
 ) -> HandReplay:
-    """Hand `number` of one of the player's games, at trick `trick` (default: the last one)."""
-    game = _owned(session, player, game_id)
+    """Hand `number` of one of the caller's games, at trick `trick` (default: the last one)."""
+    with db.read() as session:
+        game = _owned(session, caller, game_id)
+        if not 1 <= number <= game.hand_number:
+            raise GameNotFoundError(game_id)
+        actions = repository.load_actions(session, game)
     header = game.game_header
-    if not 1 <= number <= game.hand_number:
-        raise GameNotFoundError(game_id)
-    actions = repository.load_actions(session, game)
     state, hands, _ = _hands(header, actions, through_hand=number)
     if len(hands) != number:
         raise GameNotFoundError(game_id)
@@ -472,13 +477,14 @@ def _cancelled(plays: Iterable[tuple[int, Card]]) -> frozenset[Card]:
 # --- the JSON download ------------------------------------------------------------------------
 
 
-def export(session: Session, player: Player, game_id: int) -> dict[str, Any]:
-    """One of the player's games as a JSON document (docs/game-json.md): its header and action
+def export(db: Database, caller: Caller, game_id: int) -> dict[str, Any]:
+    """One of the caller's games as a JSON document (docs/game-json.md): its header and action
     log, which `replay` turns back into the game, and a readable account of every hand. An
     active game stops at the end of its last scored hand."""
-    game = _owned(session, player, game_id)
+    with db.read() as session:
+        game = _owned(session, caller, game_id)
+        actions = repository.load_actions(session, game)
     header = game.game_header
-    actions = repository.load_actions(session, game)
     complete = game.status != ACTIVE
     state, hands, applied = _hands(header, actions, scored_only=not complete)
     actions = actions[:applied]

@@ -27,8 +27,14 @@ from fractions import Fraction
 
 from sqlalchemy.orm import Session
 
+from app.services import inputs
+from app.services.database import Database
+from app.services.players import Caller
 from app.store import stats as store
-from app.store.models import BOT_LEVELS, HUMAN, Player
+from app.store.models import BOT_LEVELS, HUMAN
+
+FinalOfGame = store.FinalOfGame
+"""One finished game's final score, for the chart of recent games."""
 
 SUBJECTS = (HUMAN, *BOT_LEVELS)
 """The subjects of the page, in order: the human, then each computer level."""
@@ -109,9 +115,10 @@ def table_key(variant: str, num_players: int) -> str:
 def split_table(key: str) -> tuple[str, int]:
     """The variant and number of players of a table filter value (`ValueError` if malformed)."""
     variant, _, players = key.partition("-")
-    if variant not in VARIANTS or not players.isdigit() or not 3 <= int(players) <= 11:
+    count = inputs.ascii_int(players, 3, 11)
+    if variant not in VARIANTS or count is None:
         raise ValueError(key)
-    return variant, int(players)
+    return variant, count
 
 
 def parse_filters(params: Mapping[str, str]) -> Filters:
@@ -139,11 +146,10 @@ def parse_filters(params: Mapping[str, str]) -> Filters:
 def _date(text: str, errors: list[str]) -> date | None:
     if not text:
         return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        errors.append(N_("A date was not understood (use YYYY-MM-DD); it was ignored."))
-        return None
+    value = inputs.day(text)
+    if value is None:
+        errors.append(N_("A date was not understood (use YYYY-MM-DD, 2000–2100); it was ignored."))
+    return value
 
 
 # --- the figures ------------------------------------------------------------------------------
@@ -226,10 +232,15 @@ class Choices:
     """Tables the player has played (`table_key` values)."""
 
 
-def statistics_choices(session: Session, player: Player) -> Choices:
-    """The filter's choices for the player's games."""
-    met = store.level_choices(session, player.id)
-    tables = [table_key(v, n) for v, n in store.table_choices(session, player.id)]
+def statistics_choices(db: Database, caller: Caller) -> Choices:
+    """The filter's choices for the caller's games."""
+    with db.read() as session:
+        return _choices(session, caller.player_id)
+
+
+def _choices(session: Session, pid: str) -> Choices:
+    met = store.level_choices(session, pid)
+    tables = [table_key(v, n) for v, n in store.table_choices(session, pid)]
     return Choices([lv for lv in BOT_LEVELS if lv in met], tables)
 
 
@@ -247,7 +258,7 @@ class StatsPage:
     """The number of places to show (the largest table in the filtered games)."""
     directions: list[str]
     """Pass directions with at least one hand."""
-    recent: list[store.FinalOfGame]
+    recent: list[FinalOfGame]
     histogram: list[Bin] = field(default_factory=list)
 
     @property
@@ -315,10 +326,14 @@ def histogram(points: Mapping[int, int]) -> list[Bin]:
     return bins
 
 
-def statistics(session: Session, player: Player, filters: Filters) -> StatsPage:
-    """Every figure of the statistics page for the player's games that pass `filters`."""
+def statistics(db: Database, caller: Caller, filters: Filters) -> StatsPage:
+    """Every figure of the statistics page for the caller's games that pass `filters`."""
+    with db.read() as session:
+        return _statistics(session, caller.player_id, filters)
+
+
+def _statistics(session: Session, pid: str, filters: Filters) -> StatsPage:
     f = filters.to_store()
-    pid = player.id
     counts = store.game_counts(session, pid, f)
     finals = store.final_scores(session, pid, f)
     hands = store.hand_totals(session, pid, f)
@@ -347,7 +362,7 @@ def statistics(session: Session, player: Player, filters: Filters) -> StatsPage:
     places = max(seen, store.largest_finished_table(session, pid, f))
     return StatsPage(
         filters=filters,
-        choices=statistics_choices(session, player),
+        choices=_choices(session, pid),
         subjects=subjects,
         seats=[s for s in by_seat if s.kind != HUMAN],
         places=places,

@@ -2,9 +2,9 @@
 
 Typical use (the services layer owns the transaction)::
 
-    from app.store import make_engine, make_sessionmaker, database_url, repository
+    from app.store import make_engine, make_sessionmaker, database_url, repository, writer
 
-    Session = make_sessionmaker(make_engine(database_url()))
+    Session = make_sessionmaker(writer(make_engine(database_url())))
     with Session.begin() as session:
         game = repository.lock_game(session, game_id, player.id)
         ...
@@ -14,7 +14,7 @@ The schema is created by Alembic (`alembic upgrade head`), never by the app at s
 """
 
 from app.store import repository, stats
-from app.store.db import database_url, make_engine, make_sessionmaker
+from app.store.db import database_url, make_engine, make_sessionmaker, reader, writer
 from app.store.models import (
     ABANDONED,
     ACTIVE,
@@ -44,6 +44,7 @@ from app.store.repository import (
     load_actions,
     lock_game,
     mark_abandoned,
+    mark_seen,
 )
 
 __all__ = [
@@ -76,6 +77,9 @@ __all__ = [
     "make_engine",
     "make_sessionmaker",
     "mark_abandoned",
+    "mark_seen",
+    "reader",
     "repository",
     "stats",
+    "writer",
 ]

@@ -1,11 +1,18 @@
-"""The database engine: `DATABASE_URL`, SQLite's pragmas and serialised transactions.
+"""The database engine: `DATABASE_URL`, SQLite's pragmas, and read versus write transactions.
 
 SQLite (the default, a file in the working directory) gets a connect hook that turns on foreign
-keys, WAL and a busy timeout, and every transaction starts with `BEGIN IMMEDIATE` (the pysqlite
-recipe in SQLAlchemy's documentation): the first statement of a transaction already holds the
-write lock, so a game's version check and its update can never interleave with another
-request's. PostgreSQL (`postgresql+psycopg://…`) needs nothing special; the repository locks the
-game row with `SELECT … FOR UPDATE` instead.
+keys, WAL and a busy timeout. A transaction opened on `writer(engine)` starts with
+`BEGIN IMMEDIATE` (the pysqlite recipe in SQLAlchemy's documentation): its first statement
+already holds the write lock, so a game's version check and its update can never interleave with
+another request's. Every other transaction starts with a plain (deferred) `BEGIN`: in WAL mode a
+reader sees a snapshot and never waits for, nor blocks, the writer. PostgreSQL
+(`postgresql+psycopg://…`) needs nothing special for writes (the repository locks the game row
+with `SELECT … FOR UPDATE`); its read transactions are marked read-only, so a page view that
+tried to write would fail loudly instead of taking locks.
+
+`synchronous=NORMAL` in WAL mode: a commit is durable once the process has written it (a crash
+or `kill -9` of the server loses nothing), and only a power failure of the machine can lose the
+last commits; it saves an fsync per move.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_DATABASE_URL = "sqlite:///hearts.db"
 BUSY_TIMEOUT_MS = 5000
+WRITE = "hearts_write"
+"""The execution option that marks a writer's connections (`BEGIN IMMEDIATE` on SQLite)."""
 
 
 def database_url() -> str:
@@ -26,16 +35,32 @@ def database_url() -> str:
     return os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
 
 
-def make_engine(url: str, *, foreign_keys: bool = True, **kwargs: Any) -> Engine:
-    """An engine for `url`; SQLite connections get the pragmas and `BEGIN IMMEDIATE`.
+def make_engine(
+    url: str, *, foreign_keys: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS, **kwargs: Any
+) -> Engine:
+    """An engine for `url`; SQLite connections get the pragmas.
 
     `foreign_keys=False` is for migrations only: SQLite's batch mode recreates tables, and
     dropping a parent table with foreign keys on would cascade into its children.
-    Extra keyword arguments go to `create_engine`.
+    `busy_timeout_ms` is how long a SQLite writer waits for the lock before giving up.
+    Extra keyword arguments go to `create_engine`. Transactions on this engine are readers;
+    `writer(engine)` gives the engine for writers.
     """
     engine = create_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
-        _configure_sqlite(engine, foreign_keys=foreign_keys)
+        _configure_sqlite(engine, foreign_keys=foreign_keys, busy_timeout_ms=busy_timeout_ms)
+    return engine
+
+
+def writer(engine: Engine) -> Engine:
+    """The same engine (and pool) for transactions that write: `BEGIN IMMEDIATE` on SQLite."""
+    return engine.execution_options(**{WRITE: True})
+
+
+def reader(engine: Engine) -> Engine:
+    """The same engine (and pool) for read-only transactions (marked so on PostgreSQL)."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(postgresql_readonly=True)
     return engine
 
 
@@ -44,7 +69,7 @@ def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(bind=engine, expire_on_commit=False)
 
 
-def _configure_sqlite(engine: Engine, *, foreign_keys: bool) -> None:
+def _configure_sqlite(engine: Engine, *, foreign_keys: bool, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy, not the pysqlite driver, decide when transactions begin.
@@ -53,10 +78,12 @@ def _configure_sqlite(engine: Engine, *, foreign_keys: bool) -> None:
         try:
             cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         finally:
             cursor.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        write = connection.get_execution_options().get(WRITE, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

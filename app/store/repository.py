@@ -7,6 +7,7 @@ commits). Writes are flushed before returning, so constraint violations surface 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -49,9 +50,9 @@ class StoredDataError(Exception):
 # --- players ----------------------------------------------------------------------------------
 
 
-def create_player(session: Session) -> Player:
+def create_player(session: Session, now: datetime | None = None) -> Player:
     """A new anonymous player with a fresh random token as its id."""
-    now = utcnow()
+    now = now or utcnow()
     player = Player(id=new_token(), created_at=now, last_seen_at=now)
     session.add(player)
     session.flush()
@@ -59,14 +60,16 @@ def create_player(session: Session) -> Player:
 
 
 def get_player(session: Session, token: str) -> Player | None:
-    """The player whose id is `token` (and mark it seen now), or None for an unknown token."""
+    """The player whose id is `token`, or None for an unknown token (reads only)."""
     if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
         return None
-    player = session.get(Player, token)
-    if player is not None:
-        player.last_seen_at = utcnow()
-        session.flush()
-    return player
+    return session.get(Player, token)
+
+
+def mark_seen(session: Session, player: Player, now: datetime | None = None) -> None:
+    """Record that the player was active at `now`."""
+    player.last_seen_at = now or utcnow()
+    session.flush()
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -139,11 +142,11 @@ def lock_game(session: Session, game_id: int, player_id: str) -> Game | None:
     return session.scalars(stmt).one_or_none()
 
 
-def active_game(session: Session, player: Player) -> Game | None:
+def active_game(session: Session, player_id: str) -> Game | None:
     """The player's most recently updated active game, if any."""
     stmt = (
         select(Game)
-        .where(Game.player_id == player.id, Game.status == ACTIVE)
+        .where(Game.player_id == player_id, Game.status == ACTIVE)
         .order_by(Game.updated_at.desc(), Game.id.desc())
         .limit(1)
     )

@@ -1,20 +1,27 @@
-"""Builds the FastAPI app: settings, database, templates, middleware and routes.
+"""Builds the FastAPI app: settings, services, templates, middleware, error pages and routes.
 
 Run with `uvicorn --factory app.web.main:create_app` after `alembic upgrade head` (README).
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import anyio.to_thread
 import jinja2
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from app.services.database import ServiceUnavailableError
+from app.services.games import GameNotFoundError
+from app.services.players import RateLimitedError
 from app.settings import Settings
-from app.store.db import make_engine, make_sessionmaker
 from app.web import i18n, preferences, routes, routes_stats, stats_view
+from app.web.deps import Services
 from app.web.security import security_middleware
 from app.web.session import language_middleware, session_cookie_middleware
 from app.web.table import card_view
@@ -50,18 +57,52 @@ def make_templates() -> Jinja2Templates:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A new app bound to `settings` (read from the environment by default)."""
     settings = settings or Settings.from_env()
-    app = FastAPI(title="Hearts", docs_url=None, redoc_url=None, openapi_url=None)
-    engine = make_engine(settings.database_url)
+    services = Services.from_settings(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # As many request threads as database connections: no thread waits for a connection.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
+        await anyio.to_thread.run_sync(services.thinkers.start)
+        try:
+            yield
+        finally:
+            services.thinkers.close()
+            services.db.dispose()
+
+    app = FastAPI(
+        title="Hearts", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
+    )
     app.state.settings = settings
-    app.state.engine = engine
-    app.state.sessionmaker = make_sessionmaker(engine)
+    app.state.services = services
     app.state.templates = make_templates()
     for language in i18n.LANGUAGES:  # compile the catalogues now, not on a first request
         i18n.translations(language)
     app.middleware("http")(language_middleware)
     app.middleware("http")(session_cookie_middleware)
     app.middleware("http")(security_middleware)
+    app.add_exception_handler(GameNotFoundError, _not_found)
+    app.add_exception_handler(ServiceUnavailableError, _unavailable)
+    app.add_exception_handler(RateLimitedError, _rate_limited)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     app.include_router(routes.router)
     app.include_router(routes_stats.router)
     return app
+
+
+def _not_found(request: Request, exc: Exception) -> Response:
+    return routes.not_found(request)
+
+
+def _unavailable(request: Request, exc: Exception) -> Response:
+    retry = exc.retry_after if isinstance(exc, ServiceUnavailableError) else 1
+    return PlainTextResponse(
+        "The server is busy; try again.", status_code=503, headers={"Retry-After": str(retry)}
+    )
+
+
+def _rate_limited(request: Request, exc: Exception) -> Response:
+    retry = exc.retry_after if isinstance(exc, RateLimitedError) else 1
+    return PlainTextResponse(
+        "Too many requests; try again.", status_code=429, headers={"Retry-After": str(retry)}
+    )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from app.engine import InvalidOptionsError, RuleOptions, Variant
 from app.engine.options import CANCELLATION_PLAYERS, STANDARD_PLAYERS
+from app.services import inputs
 from app.web.i18n import N_
 
 
@@ -223,11 +224,11 @@ def read(form: Mapping[str, str]) -> RuleOptions:
     if preset not in PRESETS:
         raise OptionsFormError(N_("Unknown preset."))
     players_text = form.get(f"players_{preset}", "") or str(DEFAULT_PLAYERS[preset])
-    if not players_text.isdigit() or int(players_text) not in PLAYER_COUNTS[preset]:
+    players = inputs.ascii_int(players_text, 0, 99)
+    if players is None or players not in PLAYER_COUNTS[preset]:
         raise OptionsFormError(
             N_("Standard Hearts is for 3 to 7 players; Cancellation Hearts for 6 to 11.")
         )
-    players = int(players_text)
     overrides: dict[str, object] = {}
     for f in FIELDS:
         value = form.get(f.name, "default")
@@ -248,6 +249,7 @@ def read(form: Mapping[str, str]) -> RuleOptions:
 def _parse(value: str) -> object:
     if value in ("true", "false"):
         return value == "true"
-    if value.lstrip("-").isdigit():
-        return int(value)
+    number = inputs.ascii_int(value.removeprefix("-"), 0, 10**6)
+    if number is not None:
+        return -number if value.startswith("-") else number
     return value

@@ -1,50 +1,32 @@
-"""Pages and form posts. Routes that run the computer players are plain `def` (thread pool).
+"""Pages and form posts of the game. Routes are plain `def` functions (run on the request threads,
+which are as many as the database connections); the services own transactions and identities.
 
-Every state-changing form carries the `version` it was rendered at. An HTMX request gets the
-table fragment back (with a 4xx status and a message when the action was refused); a plain form
-post gets a redirect to the game page, or the page with the message and a 4xx status.
+Every state-changing form carries the `version` it was rendered at. One request per human
+decision: the answer to a move carries the computer players' turns up to the human's next
+decision, as steps the page plays out one after another before the final table. An HTMX request
+gets the table fragment back (with a 4xx status and a message when the action was refused); a
+plain form post gets a redirect to the game page, or the page with the message and a 4xx status.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from sqlalchemy.orm import Session
 
 from app.bots import Level
 from app.engine import Card, InvalidActionError, MoonChoice, Pass, Play
 from app.services import games
-from app.store.models import Player
+from app.services.database import ServiceUnavailableError
 from app.web import i18n, messages, options_form, preferences, rules_page
+from app.web.deps import CallerDep, GameDep, ServicesDep, VersionDep, game_number
 from app.web.i18n import N_
-from app.web.session import current_player, remember
-from app.web.table import build
+from app.web.session import remember
+from app.web.table import build, frames
 
 router = APIRouter()
-
-
-def db_session(request: Request) -> Iterator[Session]:
-    """The request's session. Routes commit before they answer (so the next request sees the
-    change); anything not committed, after an error for instance, is rolled back."""
-    session: Session = request.app.state.sessionmaker()
-    try:
-        yield session
-    finally:
-        session.close()
-
-
-SessionDep = Annotated[Session, Depends(db_session)]
-
-
-def player_dep(request: Request, session: SessionDep) -> Player:
-    """The browser's player (a fresh one for an unknown cookie)."""
-    return current_player(request, session)
-
-
-PlayerDep = Annotated[Player, Depends(player_dep)]
 
 
 class BadFormError(ValueError):
@@ -84,8 +66,12 @@ FormText = Annotated[str, Form()]
 
 
 @router.get("/healthz")
-def healthz() -> PlainTextResponse:
-    """Liveness: 200 when the app answers."""
+def healthz(svc: ServicesDep) -> PlainTextResponse:
+    """Readiness: 200 when the database answers a query, else 503."""
+    try:
+        svc.db.ping()
+    except ServiceUnavailableError:
+        return PlainTextResponse("database unavailable", status_code=503)
     return PlainTextResponse("ok")
 
 
@@ -100,13 +86,13 @@ FormDep = Annotated[dict[str, str], Depends(form_fields)]
 
 def _home(
     request: Request,
-    session: Session,
-    player: Player,
+    svc: ServicesDep,
+    caller: CallerDep,
     form: dict[str, str] | None = None,
     error: str | None = None,
 ) -> Response:
     context = {
-        "active_game": games.active_game_id(session, player),
+        "active_game": games.active_game_id(svc.db, caller),
         "levels": list(Level),
         "fields": options_form.FIELDS,
         "presets": options_form.PRESETS,
@@ -119,7 +105,6 @@ def _home(
         "form": form or {},
         "error": error,
     }
-    session.commit()
     return render(request, "home.html", context, status=400 if error else 200)
 
 
@@ -156,17 +141,17 @@ def save_settings(
 @router.get("/rules", response_class=HTMLResponse)
 def rules(
     request: Request,
-    session: SessionDep,
-    player: PlayerDep,
+    svc: ServicesDep,
+    caller: CallerDep,
     game: str = "",
     preset: str = "standard",
     players: str = "",
 ) -> Response:
     """The rules of a table (one of the player's games, or a preset), the tips and the FAQ."""
     options = None
-    if game.isdigit():
+    if game:
         try:
-            options = games.table(session, player, int(game)).view.options
+            options = games.options_of(svc.db, caller, game_number(game))
         except games.GameNotFoundError:
             options = None
     if options is None:
@@ -175,7 +160,6 @@ def rules(
             options = options_form.read(form)
         except options_form.OptionsFormError:
             options = options_form.read({})
-    session.commit()
     context = {
         "options": options,
         "table_rules": [s.render() for s in rules_page.sentences(options)],
@@ -185,144 +169,122 @@ def rules(
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request, session: SessionDep, player: PlayerDep) -> Response:
+def home(request: Request, svc: ServicesDep, caller: CallerDep) -> Response:
     """The new-game screen, with "Continue" when a game is in progress."""
-    return _home(request, session, player)
+    return _home(request, svc, caller)
 
 
 @router.post("/games")
-def new_game(request: Request, session: SessionDep, player: PlayerDep, form: FormDep) -> Response:
+def new_game(request: Request, svc: ServicesDep, caller: CallerDep, form: FormDep) -> Response:
     """Start a game from the new-game form and go to its table; a table the rules do not define
     is refused with a message on the form."""
     level = form.get("level", Level.MEDIUM.value)
     if level not in {lv.value for lv in Level}:
-        return _home(request, session, player, form, N_("Choose a difficulty."))
+        return _home(request, svc, caller, form, N_("Choose a difficulty."))
     try:
         options = options_form.read(form)
     except options_form.OptionsFormError as err:
-        return _home(request, session, player, form, str(err))
-    game_id = games.start_game(session, player, level, form.get("fast_play") == "on", options)
-    session.commit()
+        return _home(request, svc, caller, form, str(err))
+    fast = form.get("fast_play") == "on"
+    game_id = games.start_game(svc.db, svc.thinkers, caller, level, fast, options)
     return RedirectResponse(f"/games/{game_id}", status_code=303)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-def game_page(request: Request, game_id: str, session: SessionDep, player: PlayerDep) -> Response:
+def game_page(request: Request, game: GameDep, svc: ServicesDep, caller: CallerDep) -> Response:
     """The table (the whole page, or the table fragment for an HTMX request)."""
-    try:
-        table = games.table(session, player, game_number(game_id))
-    except games.GameNotFoundError:
-        session.commit()
-        return not_found(request)
-    session.commit()
-    return _table_response(request, table, [], 200)
+    return _table_response(request, svc, games.Outcome(games.table(svc.db, caller, game)), [], 200)
 
 
 @router.post("/games/{game_id}/pass")
 def pass_cards(
     request: Request,
-    game_id: str,
-    session: SessionDep,
-    player: PlayerDep,
-    version: FormText = "",
+    game: GameDep,
+    svc: ServicesDep,
+    caller: CallerDep,
+    version: VersionDep,
     cards: Annotated[list[str], Form()] = [],  # noqa: B006 - FastAPI copies defaults
 ) -> Response:
     """The human passes the three selected cards."""
 
-    def change(number: int, at: int) -> games.Table:
+    def change(at: int) -> games.Outcome:
         if len(cards) != 3:
             raise BadFormError(N_("Choose exactly three cards to pass."))
         action = Pass(0, [_card(code) for code in cards])
-        return games.act(session, player, number, at, action)
+        return games.act(svc.db, svc.thinkers, caller, game, at, action)
 
-    return _change(request, session, player, game_id, version, change)
+    return _change(request, svc, caller, game, version, change)
 
 
 @router.post("/games/{game_id}/play")
 def play_card(
     request: Request,
-    game_id: str,
-    session: SessionDep,
-    player: PlayerDep,
-    version: FormText = "",
+    game: GameDep,
+    svc: ServicesDep,
+    caller: CallerDep,
+    version: VersionDep,
     card: FormText = "",
 ) -> Response:
-    """The human plays a card."""
+    """The human plays a card; the computers play up to the human's next turn."""
 
-    def change(number: int, at: int) -> games.Table:
-        return games.act(session, player, number, at, Play(0, _card(card)))
+    def change(at: int) -> games.Outcome:
+        return games.act(svc.db, svc.thinkers, caller, game, at, Play(0, _card(card)))
 
-    return _change(request, session, player, game_id, version, change)
+    return _change(request, svc, caller, game, version, change)
 
 
 @router.post("/games/{game_id}/advance")
 def advance(
-    request: Request, game_id: str, session: SessionDep, player: PlayerDep, version: FormText = ""
+    request: Request, game: GameDep, svc: ServicesDep, caller: CallerDep, version: VersionDep
 ) -> Response:
-    """One computer player acts, if it is a computer's turn."""
+    """The computer players act up to the human's next decision (only a game stored at a
+    computer's turn needs it)."""
 
-    def change(number: int, at: int) -> games.Table:
-        return games.advance(session, player, number, at)
+    def change(at: int) -> games.Outcome:
+        return games.advance(svc.db, svc.thinkers, caller, game, at)
 
-    return _change(request, session, player, game_id, version, change)
+    return _change(request, svc, caller, game, version, change)
 
 
 @router.post("/games/{game_id}/moon")
 def moon_choice(
     request: Request,
-    game_id: str,
-    session: SessionDep,
-    player: PlayerDep,
-    version: FormText = "",
+    game: GameDep,
+    svc: ServicesDep,
+    caller: CallerDep,
+    version: VersionDep,
     scoring: FormText = "",
 ) -> Response:
     """The human shooter chooses how the moon scores (R12.5)."""
 
-    def change(number: int, at: int) -> games.Table:
+    def change(at: int) -> games.Outcome:
         if scoring not in ("add_to_others", "subtract_from_self"):
             raise BadFormError(N_("Choose one of the two ways the moon can score."))
-        return games.act(session, player, number, at, MoonChoice(0, scoring))
+        return games.act(svc.db, svc.thinkers, caller, game, at, MoonChoice(0, scoring))
 
-    return _change(request, session, player, game_id, version, change)
+    return _change(request, svc, caller, game, version, change)
 
 
 @router.post("/games/{game_id}/again")
-def play_again(request: Request, game_id: str, session: SessionDep, player: PlayerDep) -> Response:
+def play_again(game: GameDep, svc: ServicesDep, caller: CallerDep) -> Response:
     """A new game with the finished game's settings (Q-03)."""
-    try:
-        new_id = games.start_again(session, player, game_number(game_id))
-    except games.GameNotFoundError:
-        session.commit()
-        return not_found(request)
-    session.commit()
+    new_id = games.start_again(svc.db, svc.thinkers, caller, game)
     return RedirectResponse(f"/games/{new_id}", status_code=303)
 
 
 @router.post("/games/{game_id}/next")
 def next_hand(
-    request: Request, game_id: str, session: SessionDep, player: PlayerDep, version: FormText = ""
+    request: Request, game: GameDep, svc: ServicesDep, caller: CallerDep, version: VersionDep
 ) -> Response:
     """Deal the next hand."""
 
-    def change(number: int, at: int) -> games.Table:
-        return games.next_hand(session, player, number, at)
+    def change(at: int) -> games.Outcome:
+        return games.next_hand(svc.db, svc.thinkers, caller, game, at)
 
-    return _change(request, session, player, game_id, version, change)
+    return _change(request, svc, caller, game, version, change)
 
 
 # --- helpers ----------------------------------------------------------------------------------
-
-
-MAX_NUMBER = 18
-"""Digits accepted in a number in the path (game ids, hand numbers)."""
-
-
-def game_number(text: str) -> int:
-    """A positive number from the path (a game id, a hand number); anything else is a missing
-    game."""
-    if not text.isdigit() or len(text) > MAX_NUMBER:
-        raise games.GameNotFoundError(text)
-    return int(text)
 
 
 def not_found(request: Request) -> Response:
@@ -339,48 +301,33 @@ def _card(code: str) -> Card:
 
 def _change(
     request: Request,
-    session: Session,
-    player: Player,
-    game_id: str,
-    version: str,
-    change: Callable[[int, int], games.Table],
+    svc: ServicesDep,
+    caller: CallerDep,
+    game: int,
+    version: int | None,
+    change: Callable[[int], games.Outcome],
 ) -> Response:
     """Apply a versioned change and answer with the table (a 4xx and a message if refused)."""
-    response = _changed(request, session, player, game_id, version, change)
-    session.commit()  # the change (none if refused), or the new player of an unknown cookie
-    return response
-
-
-def _changed(
-    request: Request,
-    session: Session,
-    player: Player,
-    game_id: str,
-    version: str,
-    change: Callable[[int, int], games.Table],
-) -> Response:
     try:
-        number = game_number(game_id)
-        try:
-            if not version.isdigit():
-                raise BadFormError(N_("This form is out of date or incomplete; try again."))
-            table = change(number, int(version))
-        except BadFormError as err:
-            return _table_response(request, games.table(session, player, number), [str(err)], 400)
-        except games.ActionRefusedError as refused:
-            status = 409 if refused.refusal.stale else 422
-            message = messages.explain(refused.refusal)
-            return _table_response(request, refused.table, [message], status)
-    except games.GameNotFoundError:
-        return not_found(request)
+        if version is None:
+            raise BadFormError(N_("This form is out of date or incomplete; try again."))
+        outcome = change(version)
+    except BadFormError as err:
+        table = games.table(svc.db, caller, game)
+        return _table_response(request, svc, games.Outcome(table), [str(err)], 400)
+    except games.ActionRefusedError as refused:
+        status = 409 if refused.refusal.stale else 422
+        message = messages.explain(refused.refusal)
+        return _table_response(request, svc, games.Outcome(refused.table), [message], status)
     if is_htmx(request):
-        return _table_response(request, table, [], 200)
-    return RedirectResponse(f"/games/{number}", status_code=303)
+        return _table_response(request, svc, outcome, [], 200)
+    return RedirectResponse(f"/games/{game}", status_code=303)
 
 
 def _table_response(
-    request: Request, table: games.Table, messages: list[str], status: int
+    request: Request, svc: ServicesDep, outcome: games.Outcome, notes: list[str], status: int
 ) -> Response:
-    context = {"t": build(table, messages, request.app.state.settings.pause_scale)}
+    scale = svc.settings.pause_scale
+    context = {"t": build(outcome.table, notes, scale), "frames": frames(outcome.steps, scale)}
     name = "partials/update.html" if is_htmx(request) else "game.html"
-    return render(request, name, context, status, return_to=f"/games/{table.game_id}")
+    return render(request, name, context, status, return_to=f"/games/{outcome.table.game_id}")

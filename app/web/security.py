@@ -25,19 +25,20 @@ SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
 def is_cross_site(request: Request) -> bool:
-    """Whether a state-changing request comes from another site.
+    """Whether a state-changing request may come from another site (and is refused).
 
     Fetch metadata is trusted when the browser sends it ("same-origin" and "none", a typed URL
-    or bookmark, are allowed): a proxy that rewrites Host must not refuse every form. Only
-    without it is Origin compared with Host."""
+    or bookmark, are allowed): a proxy that rewrites Host must not refuse every form. Without
+    it, Origin must name this host. A request with neither is refused: every browser sends one
+    of the two on a POST, so only scripts and forged requests lack both."""
     site = request.headers.get("sec-fetch-site")
     if site is not None:
         return site not in ("same-origin", "none")
     origin = request.headers.get("origin")
-    if origin is not None:
-        host = request.headers.get("host", "")
-        return origin == "null" or urlsplit(origin).netloc != host
-    return False
+    if origin is None:
+        return True
+    host = request.headers.get("host", "")
+    return origin == "null" or urlsplit(origin).netloc != host
 
 
 async def security_middleware(

@@ -1,54 +1,48 @@
-"""The anonymous session cookie that identifies a browser (no account, UI-16)."""
+"""Cookies: the anonymous session cookie that identifies a browser (no account, UI-16), the
+language and the display preferences.
+
+The session cookie is sent only when a use case issued a token: the browser's first
+state-changing request created its player, or an hourly refresh of its last visit. It lives as
+long as the retention period (an idle browser's games are purged after that), so a refresh on
+each visit keeps it alive exactly as long as its games.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 
-from sqlalchemy.orm import Session
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.store import repository
-from app.store.models import Player
+from app.services.players import Caller
 from app.web import i18n
+from app.web.deps import cookie_name
 
-COOKIE = "hearts_session"
-MAX_AGE = 400 * 24 * 3600
-_TOKEN = re.compile(r"^[A-Za-z0-9_-]{22,128}$")
-
-
-def current_player(request: Request, session: Session) -> Player:
-    """The player of this browser; an unknown or malformed cookie gets a fresh player."""
-    token = request.cookies.get(COOKIE, "")
-    player = repository.get_player(session, token) if _TOKEN.match(token) else None
-    if player is None:
-        player = repository.create_player(session)
-        request.state.new_session = player.id
-    return player
+DAY = 24 * 3600
 
 
 async def session_cookie_middleware(
     request: Request, call_next: Callable[[Request], Awaitable[Response]]
 ) -> Response:
-    """Set the cookie when a request created a new player."""
+    """Send the session cookie when the request's use case issued a token."""
     response = await call_next(request)
-    token = getattr(request.state, "new_session", None)
-    if token is not None:
-        remember(request, response, COOKIE, token)
+    caller: Caller | None = getattr(request.state, "caller", None)
+    if caller is not None and caller.issued is not None:
+        remember(request, response, cookie_name(request.app.state.settings), caller.issued)
     return response
 
 
 def remember(request: Request, response: Response, cookie: str, value: str) -> None:
-    """Keep `value` in this browser for about a year (every cookie of the app: HTTP-only, lax,
-    secure when the settings say so)."""
+    """Keep `value` in this browser for the retention period (every cookie of the app:
+    HTTP-only, lax, and secure when the settings say so)."""
+    settings = request.app.state.settings
     response.set_cookie(
         cookie,
         value,
-        max_age=MAX_AGE,
+        max_age=settings.retention_days * DAY,
         httponly=True,
         samesite="lax",
-        secure=request.app.state.settings.secure_cookies,
+        secure=settings.secure_cookies,
         path="/",
     )
 

@@ -15,8 +15,7 @@ from babel.numbers import format_decimal, format_percent
 
 from app.engine import Card
 from app.services.history import GameRecord
-from app.services.stats import Bin
-from app.store.stats import FinalOfGame
+from app.services.stats import Bin, FinalOfGame
 from app.web import i18n
 from app.web.charts import Chart, bar_chart, line_chart
 from app.web.table import CardView, card_view, seat_name

@@ -9,6 +9,7 @@ are message ids: the templates translate them.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from app.engine import (
@@ -285,6 +286,11 @@ def build(table: Table, messages: list[str] | None = None, pause_scale: float = 
         rules=rule_lines(view),
         messages=list(messages or []),
     )
+
+
+def frames(steps: Sequence[Table], pause_scale: float = 1.0) -> list[TableView]:
+    """The steps of a move's answer as the page plays them, each shown for its `pause_ms`."""
+    return [build(step, None, pause_scale) for step in steps]
 
 
 def rule_lines(view: PlayerView) -> list[RuleLine]:

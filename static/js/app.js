@@ -58,3 +58,136 @@
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { init(event.detail.elt); });
 })();
+
+// Playing out a move's answer. The server answers a decision with the final table plus the
+// steps before it (`template.frame`: the play area and prompt after each card, with its pause)
+// and the side panels to show afterwards (`template.later`). The steps are shown one after
+// another; a click anywhere (or a key) skips to the end; meanwhile the hand is inert.
+(function () {
+  "use strict";
+  var skipping = null;
+
+  function announce(text) {
+    var region = document.getElementById("announce");
+    if (region && text) region.textContent = text;
+  }
+
+  function swapIn(old, fresh) {
+    old.replaceWith(fresh);
+    return fresh;
+  }
+
+  function play(table) {
+    if (skipping) skipping();
+    var frames = Array.prototype.slice.call(table.querySelectorAll("template.frame"));
+    var later = table.querySelector("template.later");
+    var felt = table.querySelector(":scope > .felt");
+    var prompt = table.querySelector(".status .prompt");
+    var hand = table.querySelector("form.hand");
+    var shownFelt = felt, shownPrompt = prompt, timer = null, i = 0;
+
+    function finish() {
+      clearTimeout(timer);
+      skipping = null;
+      document.removeEventListener("click", skip, true);
+      document.removeEventListener("keydown", skip, true);
+      if (shownFelt !== felt) swapIn(shownFelt, felt);
+      if (prompt && shownPrompt !== prompt) swapIn(shownPrompt, prompt);
+      table.classList.remove("replaying");
+      if (hand) hand.inert = false;
+      if (later) {
+        var panels = document.getElementById("panels");
+        var next = later.content.firstElementChild;
+        if (panels && next) panels.replaceWith(document.importNode(next, true));
+        later.remove();
+      }
+      frames.forEach(function (frame) { frame.remove(); });
+      announce(table.getAttribute("data-announce"));
+      var focus = table.querySelector("[autofocus]");
+      if (focus && frames.length) focus.focus();
+    }
+
+    function skip(event) {
+      if (event.type === "click" && table.contains(event.target)) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+      finish();
+    }
+
+    function step() {
+      if (i >= frames.length) { finish(); return; }
+      var frame = frames[i++];
+      var content = frame.content.cloneNode(true);
+      var stepFelt = content.querySelector(".felt");
+      var stepPrompt = content.querySelector(".prompt");
+      if (stepFelt) shownFelt = swapIn(shownFelt, stepFelt);
+      if (stepPrompt && shownPrompt) shownPrompt = swapIn(shownPrompt, stepPrompt);
+      announce(frame.getAttribute("data-announce"));
+      timer = setTimeout(step, parseInt(frame.getAttribute("data-pause"), 10) || 0);
+    }
+
+    if (!frames.length || !felt) { finish(); return; }
+    table.classList.add("replaying");
+    if (hand) hand.inert = true;
+    skipping = finish;
+    document.addEventListener("click", skip, true);
+    document.addEventListener("keydown", skip, true);
+    step();
+  }
+
+  // Start in the same task as the swap (htmx:afterSwap), before the browser paints the final
+  // table; htmx:load (after the settle delay) is the fallback. Each table is played once.
+  function start() {
+    var table = document.getElementById("table");
+    if (table && !table.heartsPlayed) {
+      table.heartsPlayed = true;
+      play(table);
+    }
+  }
+  document.addEventListener("htmx:afterSwap", start);
+  document.addEventListener("htmx:load", start);
+})();
+
+// A request that fails (the network, a 5xx, or 429 "too many requests") is retried with
+// backoff while the page says so; the table is inert meanwhile, so nothing is sent twice.
+// A retried move is safe: the server answers a decision it already applied as if it had just
+// applied it.
+(function () {
+  "use strict";
+  var attempt = 0;
+
+  function banner(show) {
+    var box = document.getElementById("retrying");
+    if (box) box.hidden = !show;
+    var table = document.getElementById("table");
+    if (table) table.inert = show;
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var detail = event.detail;
+    var status = detail.xhr ? detail.xhr.status : 0;
+    var config = detail.requestConfig;
+    var failed = status === 0 || status === 429 || status >= 500;
+    if (!failed || !config) {
+      if (attempt) banner(false);
+      attempt = 0;
+      return;
+    }
+    banner(true);
+    var wait = Math.min(10000, 1000 * Math.pow(2, attempt));
+    var after = parseInt(detail.xhr && detail.xhr.getResponseHeader("Retry-After"), 10);
+    if (after > 0) wait = Math.max(wait, Math.min(after, 30) * 1000);
+    attempt += 1;
+    var source = detail.elt;
+    setTimeout(function () {
+      if (!document.body.contains(source)) source = document.getElementById("table");
+      htmx.ajax(config.verb.toUpperCase(), config.path, {
+        source: source,
+        target: "#table",
+        swap: "outerHTML",
+        values: config.formData
+      });
+    }, wait + Math.random() * wait * 0.3);
+  });
+})();

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
+
+from app.store import make_engine, make_sessionmaker, repository, writer
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -142,6 +144,19 @@ def page(request: pytest.FixtureRequest, browser: Browser, server: Server) -> It
     yield new_page
     context.close()
     assert not errors, f"browser errors: {errors}"
+
+
+def new_player(context: BrowserContext, server: Server) -> str:
+    """A player stored for the browser context (its session cookie set), with no game yet: a
+    browser gets one with its first game, and these tests store games for it directly."""
+    engine = make_engine(server.database_url)
+    try:
+        with make_sessionmaker(writer(engine)).begin() as session:
+            token = repository.create_player(session).id
+    finally:
+        engine.dispose()
+    context.add_cookies([{"name": "hearts_session", "value": token, "url": server.url}])
+    return token
 
 
 def shot(page: Page, name: str) -> Path:

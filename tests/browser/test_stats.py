@@ -29,8 +29,8 @@ from app.engine import (
     random_deal,
     replay,
 )
-from app.store import make_engine, make_sessionmaker, repository
-from tests.browser.conftest import DESKTOP, PHONE, Server, shot
+from app.store import make_engine, make_sessionmaker, repository, writer
+from tests.browser.conftest import DESKTOP, PHONE, Server, new_player, shot
 from tests.stats.history import prepare
 
 LEGAL = ".play-form button[data-card]:not([disabled])"
@@ -60,7 +60,7 @@ def near_the_end(server: Server, token: str) -> int:
     assert not state.is_over
     engine = make_engine(server.database_url)
     try:
-        sessions = make_sessionmaker(engine)
+        sessions = make_sessionmaker(writer(engine))
         with sessions.begin() as session:
             player = repository.get_player(session, token)
             assert player is not None
@@ -107,8 +107,7 @@ def play_to_the_end(page: Page, max_actions: int = 400) -> None:
 
 
 def test_finish_a_game_then_find_it_in_statistics_and_history(page: Page, server: Server) -> None:
-    page.goto(server.url + "/")
-    token = next(c["value"] for c in page.context.cookies() if c["name"] == "hearts_session")
+    token = new_player(page.context, server)
     game_id = near_the_end(server, token)
     page.goto(f"{server.url}/games/{game_id}")
     play_to_the_end(page)
@@ -177,11 +176,10 @@ def test_the_pages_pass_axe_core(browser: Browser, server: Server) -> None:
         context = browser.new_context(viewport=size, bypass_csp=True)
         page = context.new_page()
         try:
-            page.goto(server.url + "/")
-            token = next(c["value"] for c in context.cookies() if c["name"] == "hearts_session")
+            token = new_player(context, server)
             engine = make_engine(server.database_url)
             try:
-                history = prepare(make_sessionmaker(engine), token)
+                history = prepare(make_sessionmaker(writer(engine)), token)
             finally:
                 engine.dispose()
             found = {}

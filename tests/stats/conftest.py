@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from app.store import repository
 from tests.stats.history import History, prepare
 from tests.store.conftest import database_url, engine, sessions
-from tests.web.conftest import client
+from tests.web.conftest import client, new_player, sessions_of
 
 __all__ = ["client", "database_url", "engine", "sessions"]
 
@@ -31,7 +31,4 @@ def history(sessions: sessionmaker[Session], player_id: str) -> History:
 @pytest.fixture
 def browser_history(client: TestClient) -> History:
     """The prepared history, stored for the test client's browser session."""
-    assert client.get("/").status_code == 200
-    token = client.cookies.get("hearts_session")
-    assert token
-    return prepare(client.app.state.sessionmaker, token)  # type: ignore[attr-defined]
+    return prepare(sessions_of(client), new_player(client))

@@ -28,7 +28,7 @@ from app.web.stats_view import number, percent
 from tests.stats.expected import Expected, expected_figures, stored_games
 from tests.stats.history import History, month, play, store
 from tests.stats.pages import read_figures, subjects
-from tests.web.conftest import game_state
+from tests.web.conftest import game_state, new_player, sessions_of
 
 SUBJECT_ORDER = ("human", "easy", "medium", "hard")
 
@@ -36,7 +36,7 @@ SUBJECT_ORDER = ("human", "easy", "medium", "hard")
 def _expected(client: TestClient, include: set[int] | None = None) -> dict[str, Expected]:
     token = client.cookies.get("hearts_session")
     assert token
-    with client.app.state.sessionmaker() as session:  # type: ignore[attr-defined]
+    with sessions_of(client)() as session:
         return expected_figures(stored_games(session, token), include)
 
 
@@ -297,11 +297,9 @@ def test_trick_points_are_what_the_collector_took_kitty_included(
 ) -> None:
     """In a Cancellation game with a kitty, a trick's points count the kitty that went with it:
     the collected tricks' points and the points nobody took add up to the whole pack's."""
-    assert client.get("/").status_code == 200
-    token = client.cookies.get("hearts_session")
-    assert token
+    token = new_player(client)
     options = RuleOptions.cancellation(7, target_score=50, cancel_leftover_to=leftover)
-    sessions = client.app.state.sessionmaker  # type: ignore[attr-defined]
+    sessions = sessions_of(client)
     game_id = store(sessions, token, options, "easy", play(options, 11), month(7))
     doc = client.get(f"/history/{game_id}/game.json").json()
     kitty_points = 0

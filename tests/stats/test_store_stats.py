@@ -12,6 +12,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.engine import Phase, RuleOptions, replay
 from app.services import history as history_service
 from app.services import stats as service
+from app.services.database import Database
+from app.services.players import Caller
 from app.store import repository
 from app.store import stats as store
 from app.store.models import Game, GameSeat, HandResultRow
@@ -21,10 +23,8 @@ from tests.stats.history import store as store_game
 
 
 def figures(sessions: sessionmaker[Session], player_id: str, **query: str) -> service.StatsPage:
-    with sessions() as session:
-        player = repository.get_player(session, player_id)
-        assert player is not None
-        return service.statistics(session, player, service.parse_filters(query))
+    db = Database(sessions.kw["bind"])
+    return service.statistics(db, Caller(player_id), service.parse_filters(query))
 
 
 def assert_matches(sub: service.SubjectStats, e: Expected) -> None:

@@ -19,7 +19,7 @@ from alembic.config import Config
 from sqlalchemy import Connection, Engine, NullPool, create_engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.store import make_engine, make_sessionmaker
+from app.store import make_engine, make_sessionmaker, writer
 
 REPO = Path(__file__).resolve().parents[2]
 ALEMBIC_INI = REPO / "alembic.ini"
@@ -88,5 +88,6 @@ def engine(database_url: str) -> Iterator[Engine]:
 
 @pytest.fixture
 def sessions(engine: Engine) -> sessionmaker[Session]:
-    """The app's session factory on the test database."""
-    return make_sessionmaker(engine)
+    """Sessions on the test database whose transactions write (`BEGIN IMMEDIATE` on SQLite, as
+    the app's write transactions)."""
+    return make_sessionmaker(writer(engine))

@@ -42,6 +42,7 @@ from app.store import (
     load_actions,
     lock_game,
     mark_abandoned,
+    mark_seen,
 )
 from tests.store.helpers import chunks, moon_deal, random_game
 
@@ -309,7 +310,7 @@ def test_active_game_is_the_latest_active_one(sessions: sessionmaker[Session]) -
         _dealt_game(session, stranger)
         first.updated_at = second.updated_at - timedelta(minutes=5)
     with sessions.begin() as session:
-        found = active_game(session, player)
+        found = active_game(session, player.id)
         assert found is not None and found.id == second.id
         # Playing on in the first game makes it the latest.
         game = lock_game(session, first.id, player.id)
@@ -317,17 +318,17 @@ def test_active_game_is_the_latest_active_one(sessions: sessionmaker[Session]) -
         after = replay(GameHeader(state.options), _log(session, first.id, player.id))
         append_actions(session, game, [legal_actions(after)[0]], after)
     with sessions.begin() as session:
-        found = active_game(session, player)
+        found = active_game(session, player.id)
         assert found is not None and found.id == first.id
         mark_abandoned(session, found)
         assert found.status == ABANDONED
     with sessions.begin() as session:
-        found = active_game(session, player)
+        found = active_game(session, player.id)
         assert found is not None and found.id == second.id
         found.status = FINISHED
     with sessions.begin() as session:
-        assert active_game(session, player) is None
-        theirs = active_game(session, stranger)
+        assert active_game(session, player.id) is None
+        theirs = active_game(session, stranger.id)
         assert theirs is not None and theirs.player_id == stranger.id
 
 
@@ -367,11 +368,12 @@ def test_a_gap_in_the_log_is_refused(sessions: sessionmaker[Session]) -> None:
 
 
 def test_players(sessions: sessionmaker[Session]) -> None:
+    """A player is found by its token; finding it writes nothing; `mark_seen` records a visit."""
+    long_ago = datetime(2020, 1, 1, tzinfo=UTC)
     with sessions.begin() as session:
-        player = create_player(session)
+        player = create_player(session, long_ago)
         token = player.id
         assert len(token) >= 22  # at least 128 bits of URL-safe base64
-        player.last_seen_at = datetime(2020, 1, 1, tzinfo=UTC)
     with sessions.begin() as session:
         assert get_player(session, "not-a-token") is None
         assert get_player(session, "") is None
@@ -380,10 +382,15 @@ def test_players(sessions: sessionmaker[Session]) -> None:
         assert found is not None and found.id == token
     with sessions() as session:
         found = session.get_one(Player, token)
+        assert found.last_seen_at == long_ago  # reading did not touch it
         assert found.last_seen_at.tzinfo is not None
         assert found.last_seen_at.utcoffset() == timedelta(0)
+    with sessions.begin() as session:
+        mark_seen(session, session.get_one(Player, token))
+    with sessions() as session:
+        found = session.get_one(Player, token)
         assert found.last_seen_at > datetime.now(UTC) - timedelta(minutes=1)
-        assert found.created_at <= found.last_seen_at
+        assert found.created_at == long_ago
     with sessions.begin() as session:
         assert create_player(session).id != token
 

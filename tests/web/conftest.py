@@ -6,11 +6,12 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from sqlalchemy.orm import Session, sessionmaker
 from starlette.testclient import TestClient
 
 from app.engine import GameHeader, GameState, replay
 from app.settings import Settings
-from app.store import repository
+from app.store import make_sessionmaker, repository, writer
 from app.store.models import Game
 from app.web.main import create_app
 from tests.store.conftest import database_url
@@ -21,19 +22,36 @@ __all__ = ["database_url"]
 @pytest.fixture
 def client(database_url: str) -> Iterator[TestClient]:
     """A browser-like client of a new app on the test database (HTTP through the ASGI app)."""
-    app = create_app(Settings(database_url=database_url, secure_cookies=False))
-    with TestClient(app, base_url="http://testserver") as test_client:
+    app = create_app(Settings(database_url=database_url, secure_cookies=False, thinker_processes=0))
+    with TestClient(app, base_url="http://testserver", headers=BROWSER) as test_client:
         yield test_client
-    app.state.engine.dispose()
+
+
+BROWSER = {"Origin": "http://testserver"}
+"""What every browser sends with a form post (the cross-site check refuses a post without it)."""
 
 
 def game_state(client: TestClient, game_id: int) -> GameState:
     """The full stored state of a game, read straight from the database (for assertions)."""
-    sessions = client.app.state.sessionmaker  # type: ignore[attr-defined]
-    with sessions() as session:
+    db = client.app.state.services.db  # type: ignore[attr-defined]
+    with db.read() as session:
         game = session.get(Game, game_id)
         assert game is not None
         return replay(GameHeader.from_json(game.header), repository.load_actions(session, game))
+
+
+def sessions_of(client: TestClient) -> sessionmaker[Session]:
+    """Write sessions on the app's database (for tests that store games directly)."""
+    db = client.app.state.services.db  # type: ignore[attr-defined]
+    return make_sessionmaker(writer(db.engine))
+
+
+def new_player(client: TestClient) -> str:
+    """A player stored for the client's browser (its session cookie set), with no game yet."""
+    with sessions_of(client).begin() as session:
+        token = repository.create_player(session).id
+    client.cookies.set("hearts_session", token)
+    return token
 
 
 def version_of(html: str) -> int:

@@ -3,58 +3,45 @@
 A game abandoned for a newer one (say, from another tab whose page still auto-posts `/advance`)
 refuses every change with the "moved on" answer (409) instead of failing, and its page no longer
 asks the server to advance. The per-process state cache never serves a state that was not the
-one committed: not after a rolled-back change, nor for another database's game of the same id.
+one committed: not after a write that failed, nor for another database's game of the same id.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy.orm import Session, sessionmaker
+import pytest
+from sqlalchemy import Engine
 from starlette.testclient import TestClient
 
-from app.engine import (
-    GameHeader,
-    GameState,
-    Pass,
-    Phase,
-    apply,
-    legal_cards,
-    replay,
-    to_act,
-    view_for,
-)
+from app.engine import GameHeader, GameState, Pass, Phase, apply, replay, to_act, view_for
 from app.services import games
-from app.store import make_engine, make_sessionmaker, repository
-from app.store.models import ABANDONED, Game, Player
-from tests.store.conftest import engine, migrate, sessions
+from app.services.computers import Thinkers
+from app.services.database import Database
+from app.services.players import Caller
+from app.store import make_engine, repository
+from app.store.models import ABANDONED, Game
+from tests.store.conftest import engine, migrate
 from tests.web.conftest import game_state, start, version_of
 
-__all__ = ["engine", "sessions"]
+__all__ = ["engine"]
 
 HX = {"HX-Request": "true"}
+INLINE = Thinkers(processes=0)
 
 
-def _player(session: Session, token: str) -> Player:
-    player = repository.get_player(session, token)
-    assert player is not None
-    return player
+@pytest.fixture
+def db(engine: Engine) -> Database:
+    """The services' database on the test database."""
+    return Database(engine)
 
 
-def _play_until_a_computer_is_to_act(client: TestClient, game_id: int) -> None:
-    state = game_state(client, game_id)
-    while not any(seat != 0 for seat in to_act(state)):
-        assert state.hand is not None and 0 in to_act(state)
-        version = version_of(client.get(f"/games/{game_id}").text)
-        if state.phase is Phase.PASS:
-            cards = [str(c) for c in state.hand.hands[0][:3]]
-            data = {"version": str(version), "cards": cards}
-            assert client.post(f"/games/{game_id}/pass", data=data).status_code in (200, 303)
-        else:
-            card = str(legal_cards(state, 0)[0])
-            data = {"version": str(version), "card": card}
-            assert client.post(f"/games/{game_id}/play", data=data).status_code in (200, 303)
-        state = game_state(client, game_id)
+def new_caller(db: Database) -> Caller:
+    """A browser whose player exists (created by its first game)."""
+    caller = Caller()
+    games.start_game(db, INLINE, caller, "easy", fast_play=True)
+    assert caller.token is not None
+    return caller
 
 
 def test_a_game_abandoned_from_another_tab_refuses_changes(client: TestClient) -> None:
@@ -77,13 +64,51 @@ def test_a_game_abandoned_from_another_tab_refuses_changes(client: TestClient) -
     assert client.get(f"/games/{second}").status_code == 200
 
 
+def _store_the_human_pass_alone(client: TestClient, game_id: int) -> GameState:
+    """Store the human's pass without the computers' turns after it, as a game saved before
+    the answer to a move carried them: the game then rests at a computer's turn."""
+    db: Database = client.app.state.services.db  # type: ignore[attr-defined]
+    with db.write() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        state = replay(GameHeader.from_json(game.header), repository.load_actions(session, game))
+        assert state.hand is not None
+        action = Pass(0, state.hand.hands[0][:3])
+        state = apply(state, action)
+        repository.append_actions(session, game, [action], state)
+    return state
+
+
+def _game_at_a_computers_turn(client: TestClient) -> tuple[int, GameState]:
+    """A game stored right after the human's pass, with a computer to lead (a new game until
+    the two of clubs is not in the human's hand)."""
+    for _ in range(40):
+        game_id = start(client)
+        state = _store_the_human_pass_alone(client, game_id)
+        if any(seat != 0 for seat in to_act(state)):
+            return game_id, state
+    raise AssertionError("the human held the two of clubs in 40 deals")
+
+
+def test_a_game_stored_at_a_computers_turn_advances_in_one_request(client: TestClient) -> None:
+    game_id, _ = _game_at_a_computers_turn(client)
+    page = client.get(f"/games/{game_id}").text
+    assert f'action="/games/{game_id}/advance"' in page
+    response = client.post(
+        f"/games/{game_id}/advance", data={"version": str(version_of(page))}, headers=HX
+    )
+    assert response.status_code == 200
+    assert f'action="/games/{game_id}/advance"' not in response.text
+    after = game_state(client, game_id)
+    assert to_act(after) == (0,)  # the computers played up to the human's first card
+    assert response.text.count('<template class="frame"') == len(after.hand.current) - 1  # type: ignore[union-attr]
+
+
 def test_an_abandoned_game_with_a_computer_to_act_stops_advancing(client: TestClient) -> None:
-    first = start(client)
-    _play_until_a_computer_is_to_act(client, first)
+    first, state = _game_at_a_computers_turn(client)
     page = client.get(f"/games/{first}").text
     assert f'action="/games/{first}/advance"' in page
     version = version_of(page)
-    state = game_state(client, first)
     start(client)
     assert f'action="/games/{first}/advance"' not in client.get(f"/games/{first}").text
     response = client.post(f"/games/{first}/advance", data={"version": str(version)}, headers=HX)
@@ -92,81 +117,72 @@ def test_an_abandoned_game_with_a_computer_to_act_stops_advancing(client: TestCl
     assert game_state(client, first) == state
 
 
-def test_a_game_no_longer_active_is_refused_by_the_services(
-    sessions: sessionmaker[Session],
-) -> None:
-    with sessions.begin() as session:
-        token = repository.create_player(session).id
-        game_id = games.start_game(session, _player(session, token), "easy", fast_play=True)
-    with sessions.begin() as session:
-        player = _player(session, token)
-        games.start_game(session, player, "easy", fast_play=True)
-    with sessions.begin() as session:
-        player = _player(session, token)
-        table = games.table(session, player, game_id)
-        assert table.status == ABANDONED and not table.computer_to_act
-        hand = table.view.hand
-        try:
-            games.act(session, player, game_id, table.version, Pass(0, hand[:3]))
-        except games.ActionRefusedError as refused:
-            assert refused.refusal.stale
-            assert refused.table.version == table.version
-        else:
-            raise AssertionError("an abandoned game took an action")
+def test_a_game_no_longer_active_is_refused_by_the_services(db: Database) -> None:
+    caller = Caller()
+    game_id = games.start_game(db, INLINE, caller, "easy", fast_play=True)
+    games.start_game(db, INLINE, caller, "easy", fast_play=True)
+    table = games.table(db, caller, game_id)
+    assert table.status == ABANDONED and not table.computer_to_act
+    hand = table.view.hand
+    with pytest.raises(games.ActionRefusedError) as refused:
+        games.act(db, INLINE, caller, game_id, table.version, Pass(0, hand[:3]))
+    assert refused.value.refusal.stale
+    assert refused.value.table.version == table.version
 
 
 # --- the state cache --------------------------------------------------------------------------
 
 
-def _stored_state(session: Session, game_id: int) -> GameState:
-    game = session.get(Game, game_id)
-    assert game is not None
-    return replay(GameHeader.from_json(game.header), repository.load_actions(session, game))
+def _stored_state(db: Database, game_id: int) -> GameState:
+    with db.read() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        return replay(GameHeader.from_json(game.header), repository.load_actions(session, game))
 
 
-def test_the_cache_forgets_a_change_that_was_rolled_back(sessions: sessionmaker[Session]) -> None:
-    """A change remembered and then rolled back, and another process storing a different action
-    at the same version: the table is the stored one."""
-    with sessions.begin() as session:
-        token = repository.create_player(session).id
-        game_id = games.start_game(session, _player(session, token), "easy", fast_play=True)
-    with sessions() as session:
-        player = _player(session, token)
-        table = games.table(session, player, game_id)
-        mine = table.view.hand[:3]
-        games.act(session, player, game_id, table.version, Pass(0, mine))
-        session.rollback()  # say, the page failed to render
-    with sessions.begin() as session:  # another worker passes other cards at the same version
-        game = repository.lock_game(session, game_id, token)
+def test_the_cache_forgets_a_change_whose_write_failed(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change whose transaction fails after its actions were appended, then another process
+    storing a different action at the same version: the table is the stored one."""
+    caller = new_caller(db)
+    game_id = games.active_game_id(db, caller)
+    assert game_id is not None
+    table = games.table(db, caller, game_id)
+    mine = table.view.hand[:3]
+    real_append = repository.append_actions
+
+    def append_then_fail(*args: object, **kwargs: object) -> None:
+        real_append(*args, **kwargs)  # type: ignore[arg-type]
+        raise RuntimeError("say, the disk filled up before the commit")
+
+    monkeypatch.setattr(repository, "append_actions", append_then_fail)
+    with pytest.raises(RuntimeError, match="disk"):
+        games.act(db, INLINE, caller, game_id, table.version, Pass(0, mine))
+    monkeypatch.setattr(repository, "append_actions", real_append)
+    with db.write() as session:  # another worker passes other cards at the same version
+        game = repository.lock_game(session, game_id, caller.player_id)
         assert game is not None
         state = replay(GameHeader.from_json(game.header), repository.load_actions(session, game))
         theirs = Pass(0, state.hand.hands[0][-3:] if state.hand else ())
         repository.append_actions(session, game, [theirs], apply(state, theirs))
-    with sessions.begin() as session:
-        player = _player(session, token)
-        table = games.table(session, player, game_id)
-        assert table.view == view_for(_stored_state(session, game_id), 0)
-        assert set(table.view.passed or ()) == set(theirs.cards)
+    table = games.table(db, caller, game_id)
+    assert table.view == view_for(_stored_state(db, game_id), 0)
+    assert set(table.view.passed or ()) == set(theirs.cards)
 
 
-def test_the_cache_keeps_games_of_two_databases_apart(
-    sessions: sessionmaker[Session], tmp_path: Path
-) -> None:
+def test_the_cache_keeps_games_of_two_databases_apart(db: Database, tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'other.db'}"
     migrate(url)
-    other_engine = make_engine(url)
+    other = Database(make_engine(url))
     try:
-        others = make_sessionmaker(other_engine)
         ids = []
-        for factory in (sessions, others):
-            with factory.begin() as session:
-                player = repository.create_player(session)
-                ids.append((player.id, games.start_game(session, player, "easy", fast_play=True)))
+        for database in (db, other):
+            caller = Caller()
+            ids.append((caller, games.start_game(database, INLINE, caller, "easy", True)))
         assert ids[0][1] == ids[1][1]  # the same game id in both databases
-        for factory, (token, game_id) in zip((sessions, others), ids, strict=True):
-            with factory.begin() as session:
-                player = _player(session, token)
-                table = games.table(session, player, game_id)
-                assert table.view == view_for(_stored_state(session, game_id), 0)
+        for database, (caller, game_id) in zip((db, other), ids, strict=True):
+            table = games.table(database, caller, game_id)
+            assert table.view == view_for(_stored_state(database, game_id), 0)
     finally:
-        other_engine.dispose()
+        other.dispose()

@@ -13,12 +13,14 @@ import re
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
 from starlette.testclient import TestClient
 
 from app.engine import Card, GameState, Phase, legal_cards, to_act
 from app.settings import Settings
+from app.store.models import Player
 from app.web.main import create_app
-from tests.web.conftest import game_state, start, version_of
+from tests.web.conftest import BROWSER, game_state, start, version_of
 
 REPO = Path(__file__).resolve().parents[2]
 HX = {"HX-Request": "true"}
@@ -54,14 +56,34 @@ def test_healthz(client: TestClient) -> None:
     assert response.text == "ok"
 
 
-def test_home_sets_an_anonymous_session_cookie(client: TestClient) -> None:
-    response = client.get("/")
-    assert response.status_code == 200
+def _players(client: TestClient) -> int:
+    db = client.app.state.services.db  # type: ignore[attr-defined]
+    with db.read() as session:
+        return int(session.scalar(select(func.count()).select_from(Player)) or 0)
+
+
+def test_reading_pages_creates_no_player_and_sets_no_cookie(client: TestClient) -> None:
+    """A crawler's GETs write nothing: no player row, no session cookie."""
+    for path in ("/", "/stats", "/history", "/rules", "/settings", "/games/1", "/history/1"):
+        response = client.get(path)
+        assert response.status_code in (200, 404), path
+        assert "hearts_session" not in response.headers.get("set-cookie", ""), path
+    assert _players(client) == 0
+
+
+def test_the_first_new_game_creates_the_player_and_its_cookie(client: TestClient) -> None:
+    response = client.post("/games", data={"level": "easy"}, follow_redirects=False)
+    assert response.status_code == 303
     cookie = response.headers["set-cookie"]
     assert cookie.startswith("hearts_session=")
     assert "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+    assert "Max-Age=15552000" in cookie  # the retention period: 180 days
     token = cookie.split(";")[0].split("=", 1)[1]
     assert len(token) >= 22  # at least 128 bits
+    assert _players(client) == 1
+    again = client.post("/games", data={"level": "easy"}, follow_redirects=False)
+    assert "set-cookie" not in again.headers  # seen less than an hour ago: nothing to refresh
+    assert _players(client) == 1
 
 
 def test_table_contract_seats_cards_and_versions(client: TestClient) -> None:
@@ -102,13 +124,13 @@ def play_whole_game(client: TestClient, game_id: int, max_steps: int = 3000) -> 
             data = {"version": str(version), "card": card}
             response = client.post(f"/games/{game_id}/play", data=data, headers=HX)
         else:
-            data = {"version": str(version)}
-            response = client.post(f"/games/{game_id}/advance", data=data, headers=HX)
+            raise AssertionError("a game rests only where the human decides")
         assert response.status_code == 200, response.text[:500]
         after = game_state(client, game_id)
         assert_no_hidden_card(response.text, after)
-        assert 'id="table"' in response.text and 'hx-swap-oob="true"' in response.text
+        assert 'id="table"' in response.text and '<template class="later">' in response.text
         assert after != state
+        assert after.is_over or after.phase is Phase.DEAL or 0 in to_act(after)
         state = after
     raise AssertionError("the game did not end")
 
@@ -124,6 +146,8 @@ def test_a_whole_game_over_http_never_shows_a_hidden_card(client: TestClient) ->
 
 
 def test_stale_version_and_replayed_post_change_nothing(client: TestClient) -> None:
+    """The same decision posted again (a retry after a lost answer) gets the same answer and
+    changes nothing; another decision at the old version is refused as stale."""
     game_id = start(client)
     html = client.get(f"/games/{game_id}").text
     version = version_of(html)
@@ -138,24 +162,28 @@ def test_stale_version_and_replayed_post_change_nothing(client: TestClient) -> N
     replayed = client.post(
         f"/games/{game_id}/pass", data={"version": str(version), "cards": cards}, headers=HX
     )
-    assert replayed.status_code == 409
-    assert "moved on" in replayed.text
+    assert replayed.status_code == 200
+    assert replayed.text == first.text
+    assert game_state(client, game_id) == after_first
+    other = [str(c) for c in state.hand.hands[0][-3:]]
+    different = client.post(
+        f"/games/{game_id}/pass", data={"version": str(version), "cards": other}, headers=HX
+    )
+    assert different.status_code == 409
+    assert "moved on" in different.text
     assert game_state(client, game_id) == after_first
 
 
 def test_double_click_applies_one_card(client: TestClient) -> None:
-    """Two identical posts (a double click) play one card; the second is a harmless 409."""
+    """Two identical posts (a double click) play one card; both get the table."""
     game_id = start(client)
     state = game_state(client, game_id)
-    while 0 not in to_act(state) or state.phase is not Phase.PLAY:
-        version = version_of(client.get(f"/games/{game_id}").text)
-        if state.phase is Phase.PASS:
-            assert state.hand is not None
-            data = {"version": str(version), "cards": [str(c) for c in state.hand.hands[0][:3]]}
-            client.post(f"/games/{game_id}/pass", data=data)
-        else:
-            client.post(f"/games/{game_id}/advance", data={"version": str(version)})
-        state = game_state(client, game_id)
+    assert state.hand is not None
+    version = version_of(client.get(f"/games/{game_id}").text)
+    data = {"version": str(version), "cards": [str(c) for c in state.hand.hands[0][:3]]}
+    client.post(f"/games/{game_id}/pass", data=data)
+    state = game_state(client, game_id)
+    assert 0 in to_act(state) and state.phase is Phase.PLAY
     version = version_of(client.get(f"/games/{game_id}").text)
     card = str(legal_cards(state, 0)[0])
     responses = [
@@ -166,10 +194,42 @@ def test_double_click_applies_one_card(client: TestClient) -> None:
         )
         for _ in range(2)
     ]
-    assert [r.status_code for r in responses] == [303, 409]
+    assert [r.status_code for r in responses] == [303, 303]
     after = game_state(client, game_id)
     assert after.hand is not None and state.hand is not None
     assert len(after.hand.hands[0]) == len(state.hand.hands[0]) - 1
+
+
+def test_a_move_answer_carries_the_computers_cards_in_play_order(client: TestClient) -> None:
+    """One request per decision: the answer shows the human's card, then each computer card in
+    the order played (one step each, a longer pause when a trick is complete), then the final
+    table, where it is the human's turn again."""
+    game_id = start(client, fast=False)
+    state = game_state(client, game_id)
+    assert state.hand is not None
+    version = version_of(client.get(f"/games/{game_id}").text)
+    cards = [str(c) for c in state.hand.hands[0][:3]]
+    client.post(f"/games/{game_id}/pass", data={"version": str(version), "cards": cards})
+    state = game_state(client, game_id)
+    version = version_of(client.get(f"/games/{game_id}").text)
+    card = legal_cards(state, 0)[0]
+    response = client.post(
+        f"/games/{game_id}/play", data={"version": str(version), "card": str(card)}, headers=HX
+    )
+    assert response.status_code == 200
+    after = game_state(client, game_id)
+    assert 0 in to_act(after) or after.phase is Phase.DEAL
+    frames = re.findall(
+        r'<template class="frame" data-pause="(\d+)"(.*?)</template>', response.text, re.S
+    )
+    played = [(seat, c) for t in after.hand.tricks for seat, c in t.plays]  # type: ignore[union-attr]
+    played += list(after.hand.current)  # type: ignore[union-attr]
+    since = played[played.index((0, card)) :]
+    assert len(frames) == len(since) - 1
+    for (pause, html), (i, (_, shown)) in zip(frames, enumerate(since), strict=False):
+        assert f'data-played="{shown}"' in html, i
+        completes = (len(played) - len(since) + i + 1) % 4 == 0
+        assert int(pause) == (1500 if completes else 600)
 
 
 @pytest.mark.parametrize(
@@ -219,7 +279,8 @@ def test_illegal_card_is_refused_with_the_rule(client: TestClient) -> None:
 
 def test_another_sessions_game_is_not_found(client: TestClient, database_url: str) -> None:
     game_id = start(client)
-    other = TestClient(create_app(Settings(database_url=database_url, secure_cookies=False)))
+    settings = Settings(database_url=database_url, secure_cookies=False)
+    other = TestClient(create_app(settings), headers=BROWSER)
     assert other.get(f"/games/{game_id}").status_code == 404
     version = version_of(client.get(f"/games/{game_id}").text)
     response = other.post(f"/games/{game_id}/advance", data={"version": str(version)})
@@ -229,11 +290,14 @@ def test_another_sessions_game_is_not_found(client: TestClient, database_url: st
 
 
 def test_forged_cookie_gets_a_fresh_session(client: TestClient) -> None:
+    """A cookie the database does not know reads as a new browser; its first game gets a token
+    of its own, never the one offered."""
     for forged in ["forged", "x" * 40, "'; DROP TABLE players; --", "%00" * 30]:
         client.cookies.clear()
         client.cookies.set("hearts_session", forged)
-        response = client.get("/")
-        assert response.status_code == 200
+        assert client.get("/").status_code == 200
+        response = client.post("/games", data={"level": "easy"}, follow_redirects=False)
+        assert response.status_code == 303
         fresh = response.headers["set-cookie"].split(";")[0].split("=", 1)[1]
         assert fresh != forged and len(fresh) >= 22
 
@@ -255,6 +319,9 @@ def test_cross_site_posts_are_refused(client: TestClient) -> None:
         "/games", data={"level": "easy"}, headers={"Origin": "https://evil.example"}
     )
     assert response.status_code == 403
+    bare = TestClient(client.app, cookies=client.cookies)  # neither Origin nor Sec-Fetch-Site
+    assert bare.post(f"/games/{game_id}/advance", data={"version": str(version)}).status_code == 403
+    assert bare.post("/games", data={"level": "easy"}).status_code == 403
     assert game_state(client, game_id) == before
     same = client.post(
         f"/games/{game_id}/advance",
@@ -344,6 +411,7 @@ def test_resume_after_restarting_the_app(client: TestClient, database_url: str) 
     cookie = client.cookies.get("hearts_session")
     assert cookie
     restarted = TestClient(create_app(Settings(database_url=database_url, secure_cookies=False)))
+    restarted.headers.update(BROWSER)
     restarted.cookies.set("hearts_session", cookie)
     after = restarted.get(f"/games/{game_id}")
     assert after.status_code == 200

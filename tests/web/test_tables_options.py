@@ -23,7 +23,7 @@ from app.engine import (
 from app.store import repository
 from app.store.models import Player
 from app.web import layout
-from tests.web.conftest import game_state, version_of
+from tests.web.conftest import game_state, new_player, sessions_of, version_of
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -120,8 +120,7 @@ def test_rules_page_follows_the_table(client: TestClient) -> None:
 def test_human_shooter_chooses_how_the_moon_scores(client: TestClient) -> None:
     """R12.5, Q-07: holding all thirteen clubs, South takes every card; the page asks with two
     buttons showing the resulting totals, and the choice is applied."""
-    client.get("/")
-    token = client.cookies.get("hearts_session")
+    token = new_player(client)
     options = RuleOptions.standard(pass_cycle="none", moon_scoring="choice")
     header = GameHeader(options)
     deal = Deal(
@@ -132,22 +131,18 @@ def test_human_shooter_chooses_how_the_moon_scores(client: TestClient) -> None:
             cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"),
         ]
     )
-    sessions = client.app.state.sessionmaker  # type: ignore[attr-defined]
-    with sessions() as session:
+    with sessions_of(client).begin() as session:
         player = session.get(Player, token)
         assert player is not None
         game = repository.create_game(session, player, header, ["human"] + ["easy"] * 3, 1, True)
         repository.append_actions(session, game, [deal], apply(new_game(options), deal))
         game_id = game.id
-        session.commit()
     state = game_state(client, game_id)
     while state.phase is not Phase.MOON_CHOICE:
         version = version_of(client.get(f"/games/{game_id}").text)
-        if 0 in to_act(state):
-            data = {"version": str(version), "card": str(legal_cards(state, 0)[0])}
-            client.post(f"/games/{game_id}/play", data=data)
-        else:
-            client.post(f"/games/{game_id}/advance", data={"version": str(version)})
+        assert 0 in to_act(state)  # the computers played up to South's next card
+        data = {"version": str(version), "card": str(legal_cards(state, 0)[0])}
+        client.post(f"/games/{game_id}/play", data=data)
         state = game_state(client, game_id)
     html = client.get(f"/games/{game_id}").text
     assert "You shot the moon!" in html

@@ -1,0 +1,104 @@
+"""The computer players' turns between two decisions of the human, and where they are thought.
+
+`plan` is a pure function of the game state and stored data: it lets every computer seat act
+(passes, cards, a moon choice) until the human must decide, the hand is over or the game ends.
+Each decision's random generator comes from the game's seed and the action's number in the log
+(`decision_rng`), so planning the same position twice gives the same actions, wherever it runs.
+
+Easy and Medium decide in well under a millisecond and are planned on the request's thread.
+Hard thinks for tens to hundreds of milliseconds of pure CPU; on a request thread it would hold
+the interpreter and stall every other player's request, so it is planned in a small pool of
+worker processes (`Thinkers`). The pool's queue is bounded: past it, the request is answered
+"busy, retry" at once instead of waiting behind other players' thinking.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeoutError
+
+from app.bots import Level, choose_action, decision_rng
+from app.engine import Action, GameState, Phase, apply, to_act, view_for
+from app.services.database import ServiceUnavailableError
+from app.store.models import HUMAN
+
+HEAVY = frozenset({Level.HARD.value})
+"""Levels whose thinking goes to the worker processes."""
+_PLANNING = (Phase.PASS, Phase.PLAY, Phase.MOON_CHOICE)
+
+
+def plan(state: GameState, seats: tuple[str, ...], seed: int, number: int) -> list[Action]:
+    """The computer players' actions from `state`, whose next action is number `number` of the
+    log, until a human decides (passes are simultaneous: the computers pass even while the human
+    has not), the hand is over or the game ends."""
+    actions: list[Action] = []
+    while state.phase in _PLANNING:
+        bots = [s for s in to_act(state) if seats[s] != HUMAN]
+        if not bots:
+            break
+        seat = bots[0]
+        rng = decision_rng(seed, number + len(actions), seat)
+        action = choose_action(view_for(state, seat), seats[seat], rng)
+        actions.append(action)
+        state = apply(state, action)
+    return actions
+
+
+def _warm() -> None:
+    """Import the bots and the engine in a new worker before its first real task."""
+
+
+class Thinkers:
+    """Plans the computer players' turns: in this thread for light levels, in worker processes
+    for Hard. `processes=0` plans everything in the calling thread (tests, tools)."""
+
+    def __init__(self, processes: int = 1, max_pending: int = 16, timeout_s: float = 20.0) -> None:
+        self.processes = processes
+        self.max_pending = max_pending
+        self.timeout_s = timeout_s
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending = 0
+        self._lock = threading.Lock()
+        self._start_lock = threading.Lock()
+
+    def start(self) -> ProcessPoolExecutor:
+        """Start the worker processes now (at server start-up) rather than on first use."""
+        with self._start_lock:
+            if self._pool is None:
+                # Workers are spawned, never forked: the server process runs threads.
+                context = multiprocessing.get_context("spawn")
+                pool = ProcessPoolExecutor(max(1, self.processes), mp_context=context)
+                for future in [pool.submit(_warm) for _ in range(max(1, self.processes))]:
+                    future.result()
+                self._pool = pool
+            return self._pool
+
+    def plan(
+        self, state: GameState, seats: tuple[str, ...], seed: int, number: int
+    ) -> list[Action]:
+        """The computers' actions until the human decides (see `plan`), planned where fits."""
+        if self.processes <= 0 or not HEAVY.intersection(seats):
+            return plan(state, seats, seed, number)
+        with self._lock:
+            if self._pending >= self.max_pending:
+                raise ServiceUnavailableError("the computer players are busy thinking")
+            self._pending += 1
+        try:
+            pool = self._pool or self.start()
+            future: Future[list[Action]] = pool.submit(plan, state, seats, seed, number)
+            try:
+                return future.result(timeout=self.timeout_s)
+            except FutureTimeoutError:
+                future.cancel()
+                raise ServiceUnavailableError("the computer players took too long") from None
+        finally:
+            with self._lock:
+                self._pending -= 1
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

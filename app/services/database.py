@@ -1,0 +1,107 @@
+"""The database as the use cases see it: short read and write transactions, and a busy database
+turned into one clear error.
+
+Reads (pages, statistics, history) run in read transactions: deferred on SQLite, so in WAL mode
+they neither wait for nor block the writer, and read-only on PostgreSQL. Writes run in short
+transactions that take SQLite's write lock at once (`BEGIN IMMEDIATE`) and commit at the end;
+the use cases do their thinking (replays, the computer players) before they open one, so the
+lock is held for the append only.
+
+The connection pool is sized with the request threads (`pool_size` = the threads that can use a
+connection at once, no overflow) and waits at most `pool_timeout` seconds; a locked SQLite file
+is waited on for `busy_timeout_ms`. Past either, or when the server cannot be reached, the use
+case raises `ServiceUnavailableError` and the page answers 503 with `Retry-After` instead of a
+traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Engine, text
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.orm import Session
+
+from app.store.db import make_engine, reader, writer
+
+RETRY_AFTER_S = 1
+"""What a busy answer tells the browser to wait before it retries (seconds)."""
+
+
+class ServiceUnavailableError(Exception):
+    """The database (or the computer players' thinking) is busy or unreachable: try again."""
+
+    def __init__(self, reason: str, retry_after: int = RETRY_AFTER_S) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
+
+
+_UNAVAILABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError)
+"""Errors of a database that is locked, busy, gone or out of connections (not of our SQL)."""
+
+
+class Database:
+    """One database: its engine, and read and write transactions on it."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._reader = reader(engine)
+        self._writer = writer(engine)
+
+    @classmethod
+    def connect(
+        cls,
+        url: str,
+        *,
+        pool_size: int = 5,
+        pool_timeout: float = 2.0,
+        busy_timeout_ms: int = 2000,
+        statement_timeout_ms: int = 5000,
+    ) -> Database:
+        """A database for `url` with a pool of `pool_size` connections and no overflow."""
+        kwargs: dict[str, Any] = {
+            "pool_size": pool_size,
+            "max_overflow": 0,
+            "pool_timeout": pool_timeout,
+            "pool_pre_ping": False,
+        }
+        if url.startswith("postgresql"):
+            # A statement (or a row lock) never waits longer than a request may take.
+            kwargs["connect_args"] = {
+                "options": f"-c statement_timeout={statement_timeout_ms}"
+                f" -c lock_timeout={min(statement_timeout_ms, busy_timeout_ms)}",
+                "connect_timeout": max(1, round(pool_timeout)),
+            }
+            kwargs["pool_pre_ping"] = True
+        return cls(make_engine(url, busy_timeout_ms=busy_timeout_ms, **kwargs))
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A read transaction (never takes the write lock); nothing it does is committed: the
+        connection's transaction is rolled back as it returns to the pool, and the objects read
+        stay readable (closing a session detaches them without expiring them)."""
+        try:
+            with Session(bind=self._reader, expire_on_commit=False) as session:
+                yield session
+        except _UNAVAILABLE as err:
+            raise ServiceUnavailableError(f"database unavailable: {type(err).__name__}") from err
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A write transaction, committed when the block ends without an error."""
+        try:
+            with Session(bind=self._writer, expire_on_commit=False) as session, session.begin():
+                yield session
+        except _UNAVAILABLE as err:
+            raise ServiceUnavailableError(f"database unavailable: {type(err).__name__}") from err
+
+    def ping(self) -> None:
+        """Raise `ServiceUnavailableError` unless the database answers a query now."""
+        with self.read() as session:
+            session.execute(text("SELECT 1 FROM games WHERE 1 = 0")).all()
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()

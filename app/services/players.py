@@ -1,0 +1,90 @@
+"""Who is asking: the anonymous browser identity, owned by the use cases.
+
+A browser is known by the random token in its session cookie (`players.id`, 256 bits). Reading
+needs no player row: a token the database does not know simply owns nothing, so page views never
+write. The row is created by the browser's first state-changing request that needs one (a new
+game), and `last_seen_at` is refreshed at most once an hour, in the write transaction that
+request already runs; each refresh re-sends the cookie, so it lives as long as the retention
+period after the last visit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy.orm import Session
+
+from app.store import repository
+from app.store.models import Player, utcnow
+
+SEEN_EVERY = timedelta(hours=1)
+"""How often `last_seen_at` is written for a player who keeps playing."""
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{22,64}")
+NOBODY = "-"
+"""A player id no token can be (too short): it owns nothing."""
+
+
+class RateLimitedError(Exception):
+    """This browser or address is over a limit: wait `retry_after` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"over the limit; retry after {retry_after} s")
+        self.retry_after = retry_after
+
+
+def _no_wait() -> int:
+    return 0
+
+
+@dataclass(slots=True)
+class Caller:
+    """The browser behind a request: its token (shape-checked, maybe unknown to the database)
+    and, once a use case ran, the token its cookie must carry from now on (if it changed or is
+    due to be refreshed)."""
+
+    token: str | None = None
+    wait_to_create: Callable[[], int] = _no_wait
+    """Asked once before a new player is created: seconds to wait first (0: create it now), a
+    per-address limit kept by the web layer."""
+    issued: str | None = None
+    """The token to (re)send in the session cookie, if any."""
+
+    @classmethod
+    def from_cookie(cls, value: str | None, wait_to_create: Callable[[], int] = _no_wait) -> Caller:
+        """The caller of a cookie value; a missing or malformed value is an unknown browser."""
+        token = value if value is not None and _TOKEN.fullmatch(value) else None
+        return cls(token, wait_to_create)
+
+    @property
+    def player_id(self) -> str:
+        """The player id to read with (`NOBODY` for an unknown browser)."""
+        return self.token or NOBODY
+
+
+def touch(session: Session, caller: Caller, now: datetime | None = None) -> Player | None:
+    """The caller's player, its `last_seen_at` refreshed if an hour old; None if unknown."""
+    if caller.token is None:
+        return None
+    player = repository.get_player(session, caller.token)
+    if player is None:
+        return None
+    now = now or utcnow()
+    if player.last_seen_at <= now - SEEN_EVERY:
+        repository.mark_seen(session, player, now)
+        caller.issued = player.id
+    return player
+
+
+def touch_or_create(session: Session, caller: Caller, now: datetime | None = None) -> Player:
+    """The caller's player, created (with a fresh token, never the one offered) if unknown."""
+    player = touch(session, caller, now)
+    if player is None:
+        wait = caller.wait_to_create()
+        if wait > 0:
+            raise RateLimitedError(wait)
+        player = repository.create_player(session, now)
+        caller.token = caller.issued = player.id
+    return player

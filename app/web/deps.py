@@ -1,0 +1,92 @@
+"""What a route gets from its request, in one place: the services, the caller (the browser's
+anonymous identity), the game number of the path and the version of the posted form.
+
+Routes import no SQLAlchemy and no store module: they hand these values to the services, which
+own the transactions and the player rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from app.services import inputs
+from app.services.computers import Thinkers
+from app.services.database import Database
+from app.services.games import GameNotFoundError
+from app.services.players import Caller
+from app.settings import Settings
+
+COOKIE = "hearts_session"
+SECURE_COOKIE = "__Host-hearts_session"
+"""The cookie's name when served over HTTPS: the prefix makes browsers refuse it unless it is
+`Secure`, host-only and for path `/`, so no sibling domain can plant one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """The app's long-lived parts: settings, the database and the computer players' thinkers."""
+
+    settings: Settings
+    db: Database
+    thinkers: Thinkers
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Services:
+        """The parts for `settings` (the thinkers' processes start with the app)."""
+        db = Database.connect(
+            settings.database_url,
+            pool_size=settings.threads,
+            pool_timeout=settings.pool_timeout_s,
+            busy_timeout_ms=settings.busy_timeout_ms,
+        )
+        thinkers = Thinkers(settings.thinker_processes, settings.thinker_queue)
+        return cls(settings, db, thinkers)
+
+
+def cookie_name(settings: Settings) -> str:
+    """The session cookie's name in this configuration."""
+    return SECURE_COOKIE if settings.secure_cookies else COOKIE
+
+
+def services(request: Request) -> Services:
+    """The app's services."""
+    found: Services = request.app.state.services
+    return found
+
+
+ServicesDep = Annotated[Services, Depends(services)]
+
+
+def caller(request: Request, svc: ServicesDep) -> Caller:
+    """The browser behind the request; the cookie middleware sends any token it was issued."""
+    found = Caller.from_cookie(request.cookies.get(cookie_name(svc.settings)))
+    request.state.caller = found
+    return found
+
+
+CallerDep = Annotated[Caller, Depends(caller)]
+
+
+def game_number(game_id: str) -> int:
+    """The game (or hand) number of the path: ASCII digits within the ids' range, else the game
+    is missing (404)."""
+    number = inputs.ascii_int(game_id, low=1)
+    if number is None:
+        raise GameNotFoundError(game_id)
+    return number
+
+
+GameDep = Annotated[int, Depends(game_number)]
+
+
+async def form_version(request: Request) -> int | None:
+    """The `version` field of the posted form (ASCII digits within bounds), or None."""
+    form = await request.form()
+    value = form.get("version")
+    return inputs.ascii_int(value) if isinstance(value, str) else None
+
+
+VersionDep = Annotated[int | None, Depends(form_version)]
