@@ -7,6 +7,13 @@ from dataclasses import dataclass
 
 from app.store.db import database_url
 
+DEFAULT_RETENTION_DAYS = 180
+"""Days an idle anonymous browser and its games are kept (README, "Retention"); the session
+cookie lives as long, so a purged player's cookie has already expired."""
+MAX_RETENTION_DAYS = 400
+"""Browsers cap a cookie's lifetime at 400 days (RFC 6265bis), so a longer retention period
+could not match the cookie's."""
+
 
 def _int(name: str, default: int) -> int:
     text = os.environ.get(name, "")
@@ -39,9 +46,9 @@ class Settings:
     thread)."""
     thinker_queue: int = 8
     """Hard decisions waiting or running at once per server process; past it, 503 at once."""
-    retention_days: int = 180
-    """An anonymous browser idle this long is purged with its games; the session cookie lives
-    this long after the last visit."""
+    retention_days: int = DEFAULT_RETENTION_DAYS
+    """An anonymous browser idle this long is purged with its games (`python -m
+    app.maintenance purge`); the session cookie lives this long after the last visit."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -55,5 +62,21 @@ class Settings:
             busy_timeout_ms=_int("HEARTS_BUSY_TIMEOUT_MS", 2000),
             thinker_processes=_int("HEARTS_THINKER_PROCESSES", 1),
             thinker_queue=_int("HEARTS_THINKER_QUEUE", 8),
-            retention_days=_int("HEARTS_RETENTION_DAYS", 180),
+            retention_days=_days("HEARTS_RETENTION_DAYS", DEFAULT_RETENTION_DAYS),
         )
+
+    @property
+    def session_max_age(self) -> int:
+        """The session cookie's max-age in seconds: the retention period."""
+        return self.retention_days * 24 * 3600
+
+
+def _days(name: str, default: int) -> int:
+    """Env `name` as a number of days from 1 to `MAX_RETENTION_DAYS`; `default` when unset."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    days = int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else 0
+    if not 1 <= days <= MAX_RETENTION_DAYS:
+        raise ValueError(f"{name}={text!r}: expected a number of days from 1 to 400")
+    return days

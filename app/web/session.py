@@ -18,8 +18,6 @@ from app.services.players import Caller
 from app.web import i18n
 from app.web.deps import cookie_name
 
-DAY = 24 * 3600
-
 
 async def session_cookie_middleware(
     request: Request, call_next: Callable[[Request], Awaitable[Response]]
@@ -39,7 +37,7 @@ def remember(request: Request, response: Response, cookie: str, value: str) -> N
     response.set_cookie(
         cookie,
         value,
-        max_age=settings.retention_days * DAY,
+        max_age=settings.session_max_age,
         httponly=True,
         samesite="lax",
         secure=settings.secure_cookies,

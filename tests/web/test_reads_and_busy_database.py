@@ -42,11 +42,11 @@ def writer_holding_the_lock(database_url: str) -> Iterator[None]:
         return
     engine = create_engine(database_url)
     try:
-        with engine.connect() as conn:
+        with engine.connect() as locking:
             for table in TABLES:
-                conn.exec_driver_sql(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+                locking.exec_driver_sql(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
             yield
-            conn.rollback()
+            locking.rollback()
     finally:
         engine.dispose()
 
@@ -103,7 +103,7 @@ def test_a_locked_database_answers_503_at_once_and_changes_nothing(
     client = impatient
     game_id = start(client)
     page = client.get(f"/games/{game_id}").text
-    cards = [c for c in page.split('name="cards" value="')[1:4]]
+    cards = page.split('name="cards" value="')[1:4]
     data = {"version": str(version_of(page)), "cards": [c[:2] for c in cards]}
     before = counts(client)
     with writer_holding_the_lock(database_url):
