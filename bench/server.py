@@ -222,7 +222,7 @@ def report(config: Config, outcome: Outcome, database: str, processes: int) -> l
     per_card = cpu_ms / len(cards) if cards else None
     load = outcome.server_cpu / seconds
     holds = ""
-    if load > 0 and not config.ceiling:
+    if load > 0 and not config.ceiling and not total_failed:
         holds = f"; one core holds ≈ {players / load:.0f} players at this pace"
     lines.append(
         f"server CPU: {outcome.server_cpu:.1f} s in {seconds:.1f} s ({100 * load:.0f} % of one "
@@ -268,7 +268,8 @@ def _group_line(
 ) -> str:
     spread = Spread.of(w.seconds for w in waits if w.kind == "card" and w.group == level)
     failed = sum(failures(r for r in requests if r.group == level).values())
-    return f"{level} ({players} players): card {spread or 'n/a'}, failures {failed}"
+    cards = f"card ({spread.count}): {spread}" if spread else "no card"
+    return f"{level} ({players} players): {cards}, failures {failed}"
 
 
 def _think(text: str) -> tuple[float, float]:
@@ -383,9 +384,13 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         finally:
             died = server.process is not None and not server.alive()
-            tail = server.log_tail()
             server.stop()
-        for line in report(config, outcome, database, args.processes):
+            tail, errors = server.log_tail(), server.log_errors()
+        lines = report(config, outcome, database, args.processes)
+        if errors:
+            logged = "; ".join(f"{n}× {error}" for error, n in errors.most_common(3))
+            lines.insert(-1, f"server log: {errors.total()} exception lines; {logged}")
+        for line in lines:
             print(line, flush=True)
         if died or outcome.server_died:
             print(f"the server's log ends with:\n{tail}", file=sys.stderr)

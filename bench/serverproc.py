@@ -10,12 +10,14 @@ and stops them by their ids. The server's own log goes to a file.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -25,6 +27,9 @@ import psutil
 from sqlalchemy import create_engine, make_url, text
 
 REPO = Path(__file__).resolve().parents[1]
+
+_EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Timeout)\b")
+"""The last line of a logged traceback: `module.SomeError: message`."""
 
 UVICORN_ARGS = ["--factory", "app.web.main:create_app", "--proxy-headers"]
 """The production command's arguments (scripts/serve); keep the two in step."""
@@ -172,6 +177,14 @@ class ServerProcess:
             with suppress(psutil.NoSuchProcess):
                 process.kill()
         self.process = None
+
+    def log_errors(self) -> Counter[str]:
+        """The exceptions the server logged (each traceback's last line), with their counts."""
+        try:
+            text_lines = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return Counter()
+        return Counter(line.strip()[:200] for line in text_lines if _EXCEPTION.match(line))
 
     def log_tail(self, lines: int = 40) -> str:
         """The last lines of the server's log."""
