@@ -64,23 +64,22 @@ class Caller:
         return self.token or NOBODY
 
 
-def touch(session: Session, caller: Caller, now: datetime | None = None) -> Player | None:
-    """The caller's player, its `last_seen_at` refreshed if an hour old; None if unknown."""
+def touch(session: Session, caller: Caller, now: datetime | None = None) -> None:
+    """Record the caller's visit if its last one is an hour old (and then re-send its cookie);
+    nothing for an unknown browser."""
     if caller.token is None:
-        return None
-    player = repository.get_player(session, caller.token)
-    if player is None:
-        return None
+        return
     now = now or utcnow()
-    if player.last_seen_at <= now - SEEN_EVERY:
-        repository.mark_seen(session, player, now)
-        caller.issued = player.id
-    return player
+    if repository.mark_seen_if_due(session, caller.token, now, now - SEEN_EVERY):
+        caller.issued = caller.token
 
 
 def touch_or_create(session: Session, caller: Caller, now: datetime | None = None) -> Player:
-    """The caller's player, created (with a fresh token, never the one offered) if unknown."""
-    player = touch(session, caller, now)
+    """The caller's player (its visit recorded as `touch` does), created with a fresh token,
+    never the one offered, if the database does not know it."""
+    now = now or utcnow()
+    touch(session, caller, now)
+    player = repository.get_player(session, caller.token) if caller.token else None
     if player is None:
         wait = caller.wait_to_create()
         if wait > 0:

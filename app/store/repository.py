@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from app.engine import (
@@ -72,6 +72,13 @@ def mark_seen(session: Session, player: Player, now: datetime | None = None) -> 
     session.flush()
 
 
+def mark_seen_if_due(session: Session, player_id: str, now: datetime, due: datetime) -> bool:
+    """Record that the player was active at `now` if its last visit is older than `due`, in
+    one statement; whether a row changed (False for a recent visit or an unknown player)."""
+    result = session.execute(_SEEN, {"player": player_id, "due": due, "now": now})
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
 # --- games ------------------------------------------------------------------------------------
 
 
@@ -121,25 +128,30 @@ def create_game(
     return game
 
 
+# Statements built once (building a statement costs more than running it on a small table).
+_GAME = select(Game).where(Game.id == bindparam("game_id"), Game.player_id == bindparam("player"))
+_LOCKED_GAME = _GAME.with_for_update().execution_options(populate_existing=True)
+_SEEN = (
+    update(Player)
+    .where(Player.id == bindparam("player"), Player.last_seen_at < bindparam("due"))
+    .values(last_seen_at=bindparam("now"))
+    .execution_options(synchronize_session=False)
+)
+
+
 def get_game(session: Session, game_id: int, player_id: str) -> Game | None:
     """The game `game_id` if it belongs to `player_id`; None otherwise (missing or not theirs)."""
-    stmt = select(Game).where(Game.id == game_id, Game.player_id == player_id)
-    return session.scalars(stmt).one_or_none()
+    return session.scalars(_GAME, {"game_id": game_id, "player": player_id}).one_or_none()
 
 
 def lock_game(session: Session, game_id: int, player_id: str) -> Game | None:
     """Like `get_game`, but locks the row for the rest of the transaction and re-reads it.
 
-    PostgreSQL gets `SELECT … FOR UPDATE`; on SQLite every transaction already holds the write
+    PostgreSQL gets `SELECT … FOR UPDATE`; on SQLite a write transaction already holds the write
     lock from its start (`BEGIN IMMEDIATE`), and the clause is not rendered.
     """
-    stmt = (
-        select(Game)
-        .where(Game.id == game_id, Game.player_id == player_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    return session.scalars(stmt).one_or_none()
+    params = {"game_id": game_id, "player": player_id}
+    return session.scalars(_LOCKED_GAME, params).one_or_none()
 
 
 def active_game(session: Session, player_id: str) -> Game | None:
@@ -228,18 +240,21 @@ def append_actions(
     if game.status != ACTIVE:
         raise ValueError(f"game {game.id} is {game.status}: no more actions can be stored")
     now = utcnow()
+    rows = []
     for offset, action in enumerate(actions):
         payload = encode_action(action)
-        session.add(
-            GameAction(
-                game_id=game.id,
-                seq=game.version + offset,
-                seat=None if isinstance(action, Deal) else action.seat,
-                kind=payload["action"]["type"],
-                payload=payload,
-                created_at=now,
-            )
+        rows.append(
+            {
+                "game_id": game.id,
+                "seq": game.version + offset,
+                "seat": None if isinstance(action, Deal) else action.seat,
+                "kind": payload["action"]["type"],
+                "payload": payload,
+                "created_at": now,
+            }
         )
+    if rows:  # one executemany, not the unit of work's bookkeeping per row
+        session.execute(insert(GameAction), rows)
     game.version += len(actions)
     game.hand_number = state.hand_number
     game.totals = list(state.totals)
@@ -263,22 +278,24 @@ def _store_hand_results(
                 HandResultRow.game_id == game.id
             )
         )
-    for result in results[stored or 0 :]:
-        for seat, points in enumerate(result.points):
-            session.add(
-                HandResultRow(
-                    game_id=game.id,
-                    hand_number=result.number,
-                    seat=seat,
-                    level=game.seats[seat],
-                    points=points,
-                    total_after=result.totals[seat],
-                    pass_direction=result.direction.value,
-                    shot_moon=result.shooter == seat,
-                    moon_suffered=result.shooter is not None and result.shooter != seat,
-                    queens=result.queens[seat],
-                    hearts=result.hearts[seat],
-                    bonus_cards=result.bonus_cards[seat],
-                    tricks_won=result.tricks_won[seat],
-                )
-            )
+    rows = [
+        {
+            "game_id": game.id,
+            "hand_number": result.number,
+            "seat": seat,
+            "level": game.seats[seat],
+            "points": points,
+            "total_after": result.totals[seat],
+            "pass_direction": result.direction.value,
+            "shot_moon": result.shooter == seat,
+            "moon_suffered": result.shooter is not None and result.shooter != seat,
+            "queens": result.queens[seat],
+            "hearts": result.hearts[seat],
+            "bonus_cards": result.bonus_cards[seat],
+            "tricks_won": result.tricks_won[seat],
+        }
+        for result in results[stored or 0 :]
+        for seat, points in enumerate(result.points)
+    ]
+    if rows:
+        session.execute(insert(HandResultRow), rows)

@@ -20,11 +20,10 @@ from app.services.database import ServiceUnavailableError
 from app.services.games import GameNotFoundError
 from app.services.players import RateLimitedError
 from app.settings import Settings
-from app.web import i18n, preferences, routes, routes_stats, stats_view
+from app.web import card_html, i18n, preferences, routes, routes_stats, stats_view
 from app.web.deps import Services
 from app.web.security import security_middleware
 from app.web.session import language_middleware, session_cookie_middleware
-from app.web.table import card_view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,7 +48,11 @@ def make_templates() -> Jinja2Templates:
         day=stats_view.day,
         names=stats_view.names,
         faces=stats_view.faces,
-        face_of=card_view,
+    )
+    env.globals.update(  # cards, drawn once each (app/web/card_html.py)
+        card_face=card_html.face,
+        card_inline=card_html.inline,
+        card_back=card_html.BACK,
     )
     return Jinja2Templates(env=env, context_processors=[preferences.body_classes])
 

@@ -8,9 +8,11 @@ are message ids: the templates translate them.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.engine import (
     Card,
@@ -128,8 +130,38 @@ class RuleLine:
     value: str
 
 
-@dataclass(slots=True)
-class TableView:
+@dataclass(frozen=True, slots=True)
+class FrameView:
+    """What a step of the play shows: the seats' counts, points and turn, the trick and the
+    notes on the table, and the prompt; a move's answer plays such steps one after another,
+    each for `pause_ms` (the final table is one too)."""
+
+    mode: str
+    """pass, play, wait, moon, hand_over or game_over."""
+    seats: list[SeatView]
+    trick: list[PlayView]
+    trick_finished: bool
+    trick_no_winner: bool
+    last_trick: TrickRow | None
+    """The last trick played this hand, if any."""
+    direction: str
+    pass_target: str | None
+    hearts_broken: bool
+    pause_ms: int
+    pot_cards: int
+    pot_points: int
+    kitty_size: int
+    kitty_holder: str | None
+
+    @property
+    def seat_states(self) -> str:
+        """Each seat's key, cards in hand, points this hand and turn, as JSON for the page."""
+        states = [[s.key, s.hand_size, s.points, int(s.to_act)] for s in self.seats]
+        return json.dumps(states, separators=(",", ":"))
+
+
+@dataclass(frozen=True, slots=True)
+class TableView(FrameView):
     """Everything the game page shows."""
 
     game_id: int
@@ -139,31 +171,17 @@ class TableView:
     preset: str
     num_players: int
     phase: str
-    mode: str
-    """pass, play, wait, moon, hand_over or game_over."""
-    seats: list[SeatView]
     hand: list[CardView]
-    trick: list[PlayView]
-    trick_finished: bool
-    trick_no_winner: bool
     history: list[TrickRow]
     scores: list[ScoreRow]
     totals: tuple[int, ...]
     hand_number: int
-    direction: str
-    pass_target: str | None
     advance: bool
-    pause_ms: int
     status: str
     winners: list[str]
     tie_break: bool
-    hearts_broken: bool
     last_hand: ScoreRow | None
     target: int
-    pot_cards: int
-    pot_points: int
-    kitty_size: int
-    kitty_holder: str | None
     kitty_cards: list[CardView]
     moon_options: list[MoonOption]
     rules: list[RuleLine]
@@ -209,12 +227,14 @@ def hand_points_so_far(view: PlayerView) -> list[int]:
     return points
 
 
-def build(table: Table, messages: list[str] | None = None, pause_scale: float = 1.0) -> TableView:
-    """The page's table for the human seat."""
+def frame(table: Table, pause_scale: float = 1.0) -> FrameView:
+    """One step of the play as the page shows it."""
+    return FrameView(**_frame_fields(table, pause_scale))
+
+
+def _frame_fields(table: Table, pause_scale: float) -> dict[str, Any]:
     view = table.view
     n = view.num_players
-    phase = view.phase
-    mode = _mode(table)
     points = hand_points_so_far(view)
     seats = [
         SeatView(
@@ -231,6 +251,37 @@ def build(table: Table, messages: list[str] | None = None, pause_scale: float = 
         )
         for s in range(n)
     ]
+    trick, finished = _trick_on_table(view)
+    pause = TRICK_PAUSE_MS if finished else CARD_PAUSE_MS
+    if table.fast_play:
+        pause //= FAST_FACTOR
+    target = None
+    if view.direction is not PassDirection.HOLD and view.hand_number:
+        target = pass_target(view.seat, view.direction, n)
+    holder = view.kitty_collector
+    return {
+        "mode": _mode(table),
+        "seats": seats,
+        "trick": trick,
+        "trick_finished": finished,
+        "trick_no_winner": finished and view.tricks[-1].winner is None,
+        "last_trick": _trick_row(view, view.tricks[-1]) if view.tricks else None,
+        "direction": view.direction.value,
+        "pass_target": seat_name(target, n) if target is not None else None,
+        "hearts_broken": view.hearts_broken,
+        "pause_ms": round(pause * pause_scale),
+        "pot_cards": len(view.pot),
+        "pot_points": points_of(view.options, view.pot),
+        "kitty_size": view.kitty_size,
+        "kitty_holder": seat_name(holder, n) if holder is not None else None,
+    }
+
+
+def build(table: Table, messages: list[str] | None = None, pause_scale: float = 1.0) -> TableView:
+    """The page's table for the human seat."""
+    view = table.view
+    step = _frame_fields(table, pause_scale)
+    mode = step["mode"]
     legal = set(view.legal) if mode == "play" else set()
     received = Counter(view.received or ()) if not view.tricks else Counter()
     hand: list[CardView] = []
@@ -238,59 +289,40 @@ def build(table: Table, messages: list[str] | None = None, pause_scale: float = 
         is_received = received[c] > 0
         received[c] -= 1
         hand.append(card_view(c, legal=c in legal, received=is_received))
-    trick, finished = _trick_on_table(view)
     scores = [_score_row(view, r) for r in view.results]
-    hand_over = phase in (Phase.DEAL, Phase.GAME_OVER) and bool(view.results)
-    pause = TRICK_PAUSE_MS if finished else CARD_PAUSE_MS
-    if table.fast_play:
-        pause //= FAST_FACTOR
-    pause = round(pause * pause_scale)
-    target = None
-    if view.direction is not PassDirection.HOLD and view.hand_number:
-        target = pass_target(view.seat, view.direction, n)
-    holder = view.kitty_collector
+    hand_over = view.phase in (Phase.DEAL, Phase.GAME_OVER) and bool(view.results)
+    n = view.num_players
+    base = [s.points for s in step["seats"]]
     return TableView(
+        **step,
         game_id=table.game_id,
         version=table.version,
         fast_play=table.fast_play,
         level=table.level,
         preset=view.options.variant.value,
         num_players=n,
-        phase=phase.value,
-        mode=mode,
-        seats=seats,
+        phase=view.phase.value,
         hand=hand,
-        trick=trick,
-        trick_finished=finished,
-        trick_no_winner=finished and view.tricks[-1].winner is None,
         history=[_trick_row(view, t) for t in view.tricks],
         scores=scores,
         totals=view.totals,
         hand_number=view.hand_number,
-        direction=view.direction.value,
-        pass_target=seat_name(target, n) if target is not None else None,
         advance=table.computer_to_act,
-        pause_ms=pause,
         status=table.status,
         winners=[seat_name(s, n) for s in view.winners],
-        tie_break=phase is Phase.DEAL and bool(view.results) and _tied_above_target(view),
-        hearts_broken=view.hearts_broken,
+        tie_break=view.phase is Phase.DEAL and bool(view.results) and _tied_above_target(view),
         last_hand=scores[-1] if hand_over and scores else None,
         target=view.options.target_score,
-        pot_cards=len(view.pot),
-        pot_points=points_of(view.options, view.pot),
-        kitty_size=view.kitty_size,
-        kitty_holder=seat_name(holder, n) if holder is not None else None,
         kitty_cards=[card_view(c) for c in sorted(view.kitty or ())],
-        moon_options=_moon_options(view, points) if mode == "moon" else [],
+        moon_options=_moon_options(view, base) if mode == "moon" else [],
         rules=rule_lines(view),
         messages=list(messages or []),
     )
 
 
-def frames(steps: Sequence[Table], pause_scale: float = 1.0) -> list[TableView]:
+def frames(steps: Sequence[Table], pause_scale: float = 1.0) -> list[FrameView]:
     """The steps of a move's answer as the page plays them, each shown for its `pause_ms`."""
-    return [build(step, None, pause_scale) for step in steps]
+    return [frame(step, pause_scale) for step in steps]
 
 
 def rule_lines(view: PlayerView) -> list[RuleLine]:

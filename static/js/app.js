@@ -60,9 +60,10 @@
 })();
 
 // Playing out a move's answer. The server answers a decision with the final table plus the
-// steps before it (`template.frame`: the play area and prompt after each card, with its pause)
-// and the side panels to show afterwards (`template.later`). The steps are shown one after
-// another; a click anywhere (or a key) skips to the end; meanwhile the hand is inert.
+// steps before it (`template.frame`: the trick and notes and the prompt after each card, each
+// seat's count, points and turn in `data-seats`, and the step's pause) and the side panels to
+// show afterwards (`template.later`). The steps are shown one after another on a copy of the
+// table; a click anywhere (or a key) skips to the end; meanwhile the hand is inert.
 (function () {
   "use strict";
   var skipping = null;
@@ -72,9 +73,35 @@
     if (region && text) region.textContent = text;
   }
 
-  function swapIn(old, fresh) {
-    old.replaceWith(fresh);
-    return fresh;
+  function setSeats(table, states) {
+    states.forEach(function (state) {
+      var box = table.querySelector('.seat[data-seat="' + state[0] + '"]');
+      if (!box) return;
+      box.classList.toggle("to-act", state[3] === 1);
+      var points = box.querySelector(".points");
+      if (points) points.textContent = "\u2665" + state[2];
+      var backs = box.querySelector(".backs");
+      if (!backs) return;
+      var count = backs.querySelector(".count");
+      if (count) count.textContent = state[1];
+      var shown = backs.querySelectorAll(".back");
+      var wanted = Math.min(8, state[1]);
+      for (var i = shown.length; i > wanted; i--) shown[i - 1].remove();
+      for (var j = shown.length; j < wanted; j++) {
+        var back = document.createElement("span");
+        back.className = "back";
+        back.setAttribute("aria-hidden", "true");
+        backs.insertBefore(back, count);
+      }
+    });
+  }
+
+  function replaceAll(scope, selector, fresh) {
+    var old = scope.querySelectorAll(selector);
+    if (old.length) {
+      old[0].replaceWith.apply(old[0], fresh);
+      for (var i = 1; i < old.length; i++) old[i].remove();
+    }
   }
 
   function play(table) {
@@ -82,17 +109,26 @@
     var frames = Array.prototype.slice.call(table.querySelectorAll("template.frame"));
     var later = table.querySelector("template.later");
     var felt = table.querySelector(":scope > .felt");
+    var you = table.querySelector(".seat.you");
     var prompt = table.querySelector(".status .prompt");
     var hand = table.querySelector("form.hand");
-    var shownFelt = felt, shownPrompt = prompt, timer = null, i = 0;
+    var final = null, finalYou = null, finalPoints = null, finalPrompt = prompt;
+    var timer = null, i = 0;
 
     function finish() {
       clearTimeout(timer);
       skipping = null;
       document.removeEventListener("click", skip, true);
       document.removeEventListener("keydown", skip, true);
-      if (shownFelt !== felt) swapIn(shownFelt, felt);
-      if (prompt && shownPrompt !== prompt) swapIn(shownPrompt, prompt);
+      if (final) {
+        felt.replaceWith(final);
+        felt = final;
+        you.className = finalYou;
+        var points = you.querySelector(".points");
+        if (points && finalPoints !== null) points.textContent = finalPoints;
+        var shownPrompt = table.querySelector(".status .prompt");
+        if (shownPrompt && finalPrompt) shownPrompt.replaceWith(finalPrompt);
+      }
       table.classList.remove("replaying");
       if (hand) hand.inert = false;
       if (later) {
@@ -119,15 +155,27 @@
       if (i >= frames.length) { finish(); return; }
       var frame = frames[i++];
       var content = frame.content.cloneNode(true);
-      var stepFelt = content.querySelector(".felt");
+      var trick = content.querySelector(".trick");
+      var notes = content.querySelectorAll(".table-info");
       var stepPrompt = content.querySelector(".prompt");
-      if (stepFelt) shownFelt = swapIn(shownFelt, stepFelt);
-      if (stepPrompt && shownPrompt) shownPrompt = swapIn(shownPrompt, stepPrompt);
+      felt.querySelectorAll(".table-info").forEach(function (el) { el.remove(); });
+      if (trick) replaceAll(felt, ".trick", [trick].concat(Array.prototype.slice.call(notes)));
+      if (stepPrompt) replaceAll(table, ".status .prompt", [stepPrompt]);
+      setSeats(table, JSON.parse(frame.getAttribute("data-seats") || "[]"));
       announce(frame.getAttribute("data-announce"));
       timer = setTimeout(step, parseInt(frame.getAttribute("data-pause"), 10) || 0);
     }
 
-    if (!frames.length || !felt) { finish(); return; }
+    if (!frames.length || !felt || !you) { finish(); return; }
+    // Play the steps on a copy of the table without its result panel; the final table (and the
+    // player's own seat as it ends) comes back at the end.
+    final = felt;
+    finalYou = you.className;
+    var ownPoints = you.querySelector(".points");
+    finalPoints = ownPoints ? ownPoints.textContent : null;
+    felt = final.cloneNode(true);
+    felt.querySelectorAll(".result").forEach(function (el) { el.remove(); });
+    final.replaceWith(felt);
     table.classList.add("replaying");
     if (hand) hand.inert = true;
     skipping = finish;

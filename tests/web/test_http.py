@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -427,3 +428,31 @@ def test_vendored_htmx_matches_its_checksum() -> None:
     digest = hashlib.sha256((folder / name).read_bytes()).hexdigest()
     assert digest == expected
     assert (folder / "LICENSE").is_file()
+
+
+def test_a_visit_is_recorded_at_most_hourly_and_renews_the_cookie(client: TestClient) -> None:
+    """`last_seen_at` is written by a state-changing request only when it is an hour old; that
+    request re-sends the session cookie with a fresh max-age (the retention period)."""
+    game_id = start(client)
+    token = client.cookies.get("hearts_session")
+    db = client.app.state.services.db  # type: ignore[attr-defined]
+    two_hours_ago = datetime.now(UTC) - timedelta(hours=2)
+    with db.write() as session:
+        session.get_one(Player, token).last_seen_at = two_hours_ago
+    state = game_state(client, game_id)
+    assert state.hand is not None
+    data = {"version": str(version_of(client.get(f"/games/{game_id}").text))}
+    data["cards"] = [str(c) for c in state.hand.hands[0][:3]]  # type: ignore[assignment]
+    moved = client.post(f"/games/{game_id}/pass", data=data, follow_redirects=False)
+    assert moved.status_code == 303
+    assert moved.headers["set-cookie"].startswith(f"hearts_session={token};")
+    assert "Max-Age=15552000" in moved.headers["set-cookie"]
+    with db.read() as session:
+        seen = session.get_one(Player, token).last_seen_at
+    assert seen > two_hours_ago + timedelta(minutes=90)
+    page = client.get(f"/games/{game_id}")
+    assert "set-cookie" not in page.headers  # reading records nothing
+    again = client.post("/games", data={"level": "easy"}, follow_redirects=False)
+    assert "set-cookie" not in again.headers  # seen a moment ago
+    with db.read() as session:
+        assert session.get_one(Player, token).last_seen_at == seen
