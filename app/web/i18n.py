@@ -22,6 +22,7 @@ from babel import negotiate_locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
+from markupsafe import Markup, escape
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 LANGUAGES: dict[str, str] = {
@@ -69,6 +70,12 @@ def activate(language: str) -> None:
 def gettext(message: str) -> str:
     """`message` in the current language."""
     return translations(current()).gettext(message)
+
+
+def name(message_id: str | None) -> Markup:
+    """A name the view-model passes as a message id (a seat's name), translated and escaped for
+    a template ("" for none)."""
+    return escape(gettext(message_id)) if message_id else Markup()
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -41,6 +41,7 @@ def make_templates() -> Jinja2Templates:
     )
     env.globals["languages"] = i18n.LANGUAGES
     env.globals["language"] = i18n.current
+    env.globals["name"] = i18n.name
     env.globals.update(  # formatting helpers of the statistics, history and replay pages
         number=stats_view.number,
         percent=stats_view.percent,

@@ -131,10 +131,11 @@
       }
       table.classList.remove("replaying");
       if (hand) hand.inert = false;
-      if (later) {
-        var panels = document.getElementById("panels");
-        var next = later.content.firstElementChild;
-        if (panels && next) panels.replaceWith(document.importNode(next, true));
+      if (later) {  // the score sheet and this hand's tricks, replaced by id
+        Array.prototype.forEach.call(later.content.children, function (next) {
+          var old = next.id && document.getElementById(next.id);
+          if (old) old.replaceWith(document.importNode(next, true));
+        });
         later.remove();
       }
       frames.forEach(function (frame) { frame.remove(); });

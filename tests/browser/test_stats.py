@@ -30,15 +30,15 @@ from app.engine import (
     replay,
 )
 from app.store import make_engine, make_sessionmaker, repository, writer
-from tests.browser.conftest import DESKTOP, PHONE, Server, new_player, shot
+from tests.browser.conftest import DESKTOP, PHONE, SETTLED, Server, new_player, shot
 from tests.stats.history import prepare
 
 LEGAL = ".play-form button[data-card]:not([disabled])"
 VERSION = "#table input[name=version]"
 ACTIONABLE = (
-    "() => document.querySelector('.result') !== null"
+    f"() => {SETTLED} && (document.querySelector('.result') !== null"
     " || document.querySelector('.pass-button') !== null"
-    f" || document.querySelector('{LEGAL}') !== null"
+    f" || document.querySelector('{LEGAL}') !== null)"
 )
 
 

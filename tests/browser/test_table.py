@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import Server, shot
+from tests.browser.conftest import SETTLED, Server, shot
 
 MY_CARDS = ".you [data-card]"
 LEGAL = ".play-form button[data-card]:not([disabled])"
@@ -40,8 +40,8 @@ def pass_three(page: Page) -> list[str]:
 def wait_for_turn_or_hand_end(page: Page) -> bool:
     """Wait until the player may play (True) or the hand is over (False)."""
     page.wait_for_function(
-        "() => document.querySelector('.result') !== null || "
-        "document.querySelector('.play-form button[data-card]:not([disabled])') !== null",
+        f"() => {SETTLED} && (document.querySelector('.result') !== null || "
+        "document.querySelector('.play-form button[data-card]:not([disabled])') !== null)",
         timeout=30_000,
     )
     return page.locator(".result").count() == 0

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.engine import RuleOptions, hand_size
 from app.web.i18n import translations
-from tests.browser.conftest import DESKTOP, PHONE, Server, shot
+from tests.browser.conftest import DESKTOP, PHONE, SETTLED, Server, shot
 
 AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core"
 LEGAL = ".play-form button[data-card]:not([disabled])"
@@ -59,8 +59,8 @@ def play_hand_by_clicking(page: Page) -> int:
     played = 0
     while True:
         page.wait_for_function(
-            "() => document.querySelector('.result') !== null || document.querySelector("
-            f"'{LEGAL}') !== null",
+            f"() => {SETTLED} && (document.querySelector('.result') !== null || "
+            f"document.querySelector('{LEGAL}') !== null)",
             timeout=60_000,
         )
         if page.locator(".result").count():
@@ -126,8 +126,8 @@ def test_keyboard_only_hand(browser: Browser, server: Server) -> None:
         played = 0
         while True:
             page.wait_for_function(
-                "() => document.querySelector('.result') !== null || "
-                f"document.activeElement && document.activeElement.matches('{LEGAL}')",
+                f"() => {SETTLED} && (document.querySelector('.result') !== null || "
+                f"document.activeElement && document.activeElement.matches('{LEGAL}'))",
                 timeout=60_000,
             )
             if page.locator(".result").count():
