@@ -63,14 +63,18 @@ class Thinkers:
         self._lock = threading.Lock()
         self._start_lock = threading.Lock()
 
-    def start(self) -> ProcessPoolExecutor:
+    def start(self) -> None:
         """Start the worker processes now (at server start-up) rather than on first use."""
+        if self.processes > 0:
+            self._started()
+
+    def _started(self) -> ProcessPoolExecutor:
         with self._start_lock:
             if self._pool is None:
                 # Workers are spawned, never forked: the server process runs threads.
                 context = multiprocessing.get_context("spawn")
-                pool = ProcessPoolExecutor(max(1, self.processes), mp_context=context)
-                for future in [pool.submit(_warm) for _ in range(max(1, self.processes))]:
+                pool = ProcessPoolExecutor(self.processes, mp_context=context)
+                for future in [pool.submit(_warm) for _ in range(self.processes)]:
                     future.result()
                 self._pool = pool
             return self._pool
@@ -86,7 +90,7 @@ class Thinkers:
                 raise ServiceUnavailableError("the computer players are busy thinking")
             self._pending += 1
         try:
-            pool = self._pool or self.start()
+            pool = self._pool or self._started()
             future: Future[list[Action]] = pool.submit(plan, state, seats, seed, number)
             try:
                 return future.result(timeout=self.timeout_s)

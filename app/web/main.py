@@ -23,7 +23,7 @@ from app.settings import Settings
 from app.web import card_html, i18n, preferences, routes, routes_stats, stats_view
 from app.web.deps import Services
 from app.web.security import security_middleware
-from app.web.session import language_middleware, session_cookie_middleware
+from app.web.session import SessionMiddleware
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -82,8 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates = make_templates()
     for language in i18n.LANGUAGES:  # compile the catalogues now, not on a first request
         i18n.translations(language)
-    app.middleware("http")(language_middleware)
-    app.middleware("http")(session_cookie_middleware)
+    app.add_middleware(SessionMiddleware)
     app.middleware("http")(security_middleware)
     app.add_exception_handler(GameNotFoundError, _not_found)
     app.add_exception_handler(ServiceUnavailableError, _unavailable)
