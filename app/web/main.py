@@ -35,6 +35,7 @@ def make_templates() -> Jinja2Templates:
         autoescape=jinja2.select_autoescape(),
         extensions=["jinja2.ext.i18n"],
         undefined=jinja2.StrictUndefined,
+        auto_reload=False,  # templates are read once at start-up, not stat()ed per include
     )
     env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n.gettext, i18n.ngettext, newstyle=True
