@@ -15,7 +15,7 @@ from fastapi.templating import Jinja2Templates
 from app.settings import Settings
 from app.store.db import make_engine, make_sessionmaker
 from app.web import i18n, preferences, routes, routes_stats, stats_view
-from app.web.security import security_middleware
+from app.web.security import SecurityMiddleware
 from app.web.session import language_middleware, session_cookie_middleware
 from app.web.table import card_view
 
@@ -60,7 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         i18n.translations(language)
     app.middleware("http")(language_middleware)
     app.middleware("http")(session_cookie_middleware)
-    app.middleware("http")(security_middleware)
+    app.add_middleware(SecurityMiddleware, https=settings.secure_cookies)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     app.include_router(routes.router)
     app.include_router(routes_stats.router)
