@@ -9,17 +9,22 @@ from pathlib import Path
 
 import jinja2
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.middleware.gzip import GZipMiddleware
 
 from app.settings import Settings
 from app.store.db import make_engine, make_sessionmaker
 from app.web import i18n, preferences, routes, routes_stats, stats_view
+from app.web.assets import StaticAssets
 from app.web.security import SecurityMiddleware
 from app.web.session import language_middleware, session_cookie_middleware
 from app.web.table import card_view
 
 ROOT = Path(__file__).resolve().parents[2]
+GZIP_LEVEL = 5
+"""Cheap on CPU: level 9 takes twice the time to save about 2 % more on our pages."""
+GZIP_MINIMUM_SIZE = 1024
+"""Smaller responses (redirects, refusals) go as they are: gzip would save a few bytes."""
 
 
 def make_templates() -> Jinja2Templates:
@@ -58,10 +63,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates = make_templates()
     for language in i18n.LANGUAGES:  # compile the catalogues now, not on a first request
         i18n.translations(language)
+    # Each middleware added wraps the ones before it. Compression is innermost, so it sees the
+    # routes' own responses with their length (an `http` middleware re-streams them).
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_SIZE, compresslevel=GZIP_LEVEL)
     app.middleware("http")(language_middleware)
     app.middleware("http")(session_cookie_middleware)
     app.add_middleware(SecurityMiddleware, https=settings.secure_cookies)
-    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    static = StaticAssets(ROOT / "static")
+    app.state.templates.env.globals["static_url"] = static.url
+    app.mount("/static", static, name="static")
     app.include_router(routes.router)
     app.include_router(routes_stats.router)
     return app
