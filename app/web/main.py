@@ -16,6 +16,7 @@ from app.settings import Settings
 from app.store.db import make_engine, make_sessionmaker
 from app.web import i18n, preferences, routes, routes_stats, stats_view
 from app.web.assets import StaticAssets
+from app.web.guard import Admission, AdmissionGate, RequestGuard
 from app.web.security import SecurityMiddleware
 from app.web.session import language_middleware, session_cookie_middleware
 from app.web.table import card_view
@@ -69,6 +70,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.middleware("http")(language_middleware)
     app.middleware("http")(session_cookie_middleware)
     app.add_middleware(SecurityMiddleware, https=settings.secure_cookies)
+    # Outermost: the guard, then admission.
+    limits = settings.limits
+    app.state.admission = AdmissionGate(
+        limits.max_active_requests, limits.queue_timeout, limits.max_queued_requests
+    )
+    app.add_middleware(Admission, gate=app.state.admission, retry_after=limits.busy_retry_after)
+    app.add_middleware(RequestGuard, limits=limits)
     static = StaticAssets(ROOT / "static")
     app.state.templates.env.globals["static_url"] = static.url
     app.mount("/static", static, name="static")
