@@ -17,6 +17,7 @@ from app.store.db import make_engine, make_sessionmaker
 from app.web import i18n, preferences, routes, routes_stats, stats_view
 from app.web.assets import StaticAssets
 from app.web.guard import Admission, AdmissionGate, RequestGuard
+from app.web.ratelimit import RateLimitMiddleware, RateLimits
 from app.web.security import SecurityMiddleware
 from app.web.session import language_middleware, session_cookie_middleware
 from app.web.table import card_view
@@ -70,12 +71,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.middleware("http")(language_middleware)
     app.middleware("http")(session_cookie_middleware)
     app.add_middleware(SecurityMiddleware, https=settings.secure_cookies)
-    # Outermost: the guard, then admission.
+    # Outermost: the guard, then the rate limits, then admission.
     limits = settings.limits
+    app.state.rate_limits = RateLimits(limits)
     app.state.admission = AdmissionGate(
         limits.max_active_requests, limits.queue_timeout, limits.max_queued_requests
     )
     app.add_middleware(Admission, gate=app.state.admission, retry_after=limits.busy_retry_after)
+    app.add_middleware(RateLimitMiddleware, limits=app.state.rate_limits)
     app.add_middleware(RequestGuard, limits=limits)
     static = StaticAssets(ROOT / "static")
     app.state.templates.env.globals["static_url"] = static.url

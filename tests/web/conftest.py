@@ -9,7 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from app.engine import GameHeader, GameState, replay
-from app.settings import Settings
+from app.settings import Limits, Settings
 from app.store import repository
 from app.store.models import Game
 from app.web.main import create_app
@@ -21,7 +21,9 @@ __all__ = ["database_url"]
 @pytest.fixture
 def client(database_url: str) -> Iterator[TestClient]:
     """A browser-like client of a new app on the test database (HTTP through the ASGI app)."""
-    app = create_app(Settings(database_url=database_url, secure_cookies=False))
+    # No rate limits: these tests play faster than any person (tests/web/test_guard.py has them).
+    limits = Limits(rate_limits=False)
+    app = create_app(Settings(database_url=database_url, secure_cookies=False, limits=limits))
     with TestClient(app, base_url="http://testserver") as test_client:
         yield test_client
     app.state.engine.dispose()
