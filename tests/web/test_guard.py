@@ -160,7 +160,7 @@ def test_busy_response_get_page_refreshes_itself_after_retry_after(database: str
     assert response.headers["cache-control"] == "no-store"
     assert '<meta http-equiv="refresh" content="7">' in response.text
     assert "This page will try again in 7 seconds." in response.text
-    assert '<a class="button" href="/test/busy?x=1">Try again</a>' in response.text
+    assert '<a class="button" href="">Try again</a>' in response.text  # this very page
     assert too_many.status_code == 429
     assert too_many.headers["retry-after"] == "3"
     assert '<meta http-equiv="refresh" content="3">' in too_many.text
