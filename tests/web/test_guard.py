@@ -8,11 +8,12 @@ limits) are in `test_server_limits.py`; the rate limits in `test_ratelimit.py`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import httpx2
 import pytest
+from anyio.from_thread import start_blocking_portal
 from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -202,6 +203,13 @@ def held_app(database: str, **limits: Any) -> tuple[FastAPI, asyncio.Event]:
     return app, release
 
 
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    """Run `scenario` on an event loop of its own thread (this one may have one running: the
+    browser tests' Playwright, in the same worker)."""
+    with start_blocking_portal(backend="asyncio") as portal:
+        portal.call(scenario)
+
+
 async def _wait_for(predicate: Any) -> None:
     for _ in range(200):
         if predicate():
@@ -234,7 +242,7 @@ def test_a_full_server_answers_503_with_retry_after_at_once_and_recovers(databas
             assert gate.active == 0
             assert (await http.get("/rules")).status_code == 200
 
-    asyncio.run(scenario())
+    run(scenario)
 
 
 def test_a_queued_request_starts_as_soon_as_a_place_frees(database: str) -> None:
@@ -252,7 +260,7 @@ def test_a_queued_request_starts_as_soon_as_a_place_frees(database: str) -> None
             assert (await waiting).status_code == 200
             assert (gate.active, gate.queued, gate.refused, gate.admitted) == (0, 0, 0, 2)
 
-    asyncio.run(scenario())
+    run(scenario)
 
 
 def test_a_full_line_refuses_at_once(database: str) -> None:
@@ -276,7 +284,7 @@ def test_a_full_line_refuses_at_once(database: str) -> None:
             assert (await held).status_code == 200
             assert (await queued).status_code == 200
 
-    asyncio.run(scenario())
+    run(scenario)
 
 
 def test_the_gate_gives_up_a_waiting_place_when_its_request_is_cancelled() -> None:
@@ -293,7 +301,7 @@ def test_the_gate_gives_up_a_waiting_place_when_its_request_is_cancelled() -> No
         assert (gate.active, gate.queued) == (0, 0)
         assert await gate.enter()  # the place is free again, without waiting
 
-    asyncio.run(scenario())
+    run(scenario)
 
 
 def test_refusals_carry_hsts_in_the_secure_configuration(database: str) -> None:
