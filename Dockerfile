@@ -1,6 +1,8 @@
 # The Hearts web game: installs the app, applies the migrations, serves it with uvicorn.
 #   docker build -t hearts . && docker run -p 8000:8000 -v hearts-data:/data hearts
 # SQLite in /data by default; pass -e DATABASE_URL=postgresql+psycopg://… for PostgreSQL.
+# scripts/serve runs uvicorn with the server limits; every limit is an environment variable
+# (README, "Production settings"), e.g. -e HEARTS_SECURE_COOKIES=1 behind HTTPS.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

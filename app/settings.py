@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.store.db import database_url
 
@@ -23,6 +24,71 @@ def _int(name: str, default: int) -> int:
 def _float(name: str, default: float) -> float:
     text = os.environ.get(name, "")
     return float(text) if text.strip() else default
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one client may ask of one server process (README, "Production settings").
+
+    Each field is read from `HEARTS_<FIELD>` (e.g. `HEARTS_MAX_BODY_BYTES`); the defaults are
+    the production values. A rate is a `limits` string such as "20/second;300/minute" (every
+    part applies); an empty rate is no limit."""
+
+    max_header_bytes: int = 16 * 1024
+    """Request headers larger than this (names and values) get 431."""
+    max_body_bytes: int = 64 * 1024
+    """Request bodies larger than this get 413 (our forms are under 4 KB)."""
+    body_timeout: float = 10.0
+    """Seconds a client has to send its whole body; then 408 and the connection is closed."""
+    max_active_requests: int = 10
+    """Requests in progress at once in this process (static files and /healthz not counted).
+    Python runs one thread at a time, so more only share the CPU more thinly (40 clients without
+    pause: at 32, p99 2.4 s and 500s from SQLite lock waits; at 10, p99 1.3 s and none, for 5 %
+    fewer answers); keep it within the database connection pool."""
+    queue_timeout: float = 0.8
+    """Seconds a request may wait for a free place before it gets 503."""
+    max_queued_requests: int = 64
+    """Requests that may wait for a place at once; more get 503 at once."""
+    busy_retry_after: int = 2
+    """The `Retry-After` seconds of a 503."""
+    rate_limits: bool = True
+    """Apply the rates below (0 turns them all off)."""
+    rate_session: str = "20/second;300/minute"
+    """Requests per session cookie (static files not counted)."""
+    rate_address: str = "50/second;1500/minute"
+    """Requests per client address (static files not counted)."""
+    rate_address_new_sessions: str = "20/minute;300/hour"
+    """New anonymous players per client address."""
+    rate_session_new_games: str = "10/minute;60/hour"
+    """New games per session."""
+    rate_address_new_games: str = "30/minute;300/hour"
+    """New games per client address."""
+
+    def __post_init__(self) -> None:
+        for spec in dataclasses.fields(self):
+            value = getattr(self, spec.name)
+            if isinstance(value, int | float) and not isinstance(value, bool) and value <= 0:
+                raise ValueError(f"{spec.name} must be positive, not {value}")
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        """The limits, each from `HEARTS_<FIELD>` when set."""
+        values: dict[str, object] = {}
+        for spec in dataclasses.fields(cls):
+            raw = os.environ.get(f"HEARTS_{spec.name.upper()}")
+            if raw is None:
+                continue
+            default = spec.default
+            try:
+                if isinstance(default, bool):
+                    values[spec.name] = raw.strip().lower() not in ("0", "false", "no", "off")
+                elif isinstance(default, int | float):
+                    values[spec.name] = type(default)(raw.strip())
+                else:
+                    values[spec.name] = raw.strip()
+            except ValueError as error:
+                raise ValueError(f"HEARTS_{spec.name.upper()}={raw!r}: {error}") from None
+        return cls(**values)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +115,8 @@ class Settings:
     retention_days: int = DEFAULT_RETENTION_DAYS
     """An anonymous browser idle this long is purged with its games (`python -m
     app.maintenance purge`); the session cookie lives this long after the last visit."""
+    limits: Limits = field(default_factory=Limits)
+    """Request size, time and rate limits."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -63,6 +131,7 @@ class Settings:
             thinker_processes=_int("HEARTS_THINKER_PROCESSES", 1),
             thinker_queue=_int("HEARTS_THINKER_QUEUE", 8),
             retention_days=_days("HEARTS_RETENTION_DAYS", DEFAULT_RETENTION_DAYS),
+            limits=Limits.from_env(),
         )
 
     @property

@@ -18,6 +18,7 @@ from app.services.database import Database
 from app.services.games import GameNotFoundError
 from app.services.players import Caller
 from app.settings import Settings
+from app.web.ratelimit import client_address, rate_limits
 
 COOKIE = "hearts_session"
 SECURE_COOKIE = "__Host-hearts_session"
@@ -61,8 +62,15 @@ ServicesDep = Annotated[Services, Depends(services)]
 
 
 def caller(request: Request, svc: ServicesDep) -> Caller:
-    """The browser behind the request; the cookie middleware sends any token it was issued."""
-    found = Caller.from_cookie(request.cookies.get(cookie_name(svc.settings)))
+    """The browser behind the request; the cookie middleware sends any token it was issued.
+    Creating its player counts against its address's rate of new players."""
+    limits = rate_limits(request)
+    address = client_address(request.scope)
+
+    def wait_to_create() -> int:
+        return 0 if limits.allow_new_session(address) else limits.new_session_wait(address)
+
+    found = Caller.from_cookie(request.cookies.get(cookie_name(svc.settings)), wait_to_create)
     request.state.caller = found
     return found
 

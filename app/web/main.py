@@ -12,20 +12,27 @@ from pathlib import Path
 import anyio.to_thread
 import jinja2
 from fastapi import FastAPI, Request
-from fastapi.responses import PlainTextResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
+from starlette.middleware.gzip import GZipMiddleware
 
 from app.services.database import ServiceUnavailableError
 from app.services.games import GameNotFoundError
 from app.services.players import RateLimitedError
 from app.settings import Settings
 from app.web import card_html, i18n, preferences, routes, routes_stats, stats_view
+from app.web.assets import StaticAssets
 from app.web.deps import Services
-from app.web.security import security_middleware
+from app.web.guard import Admission, AdmissionGate, RequestGuard, busy_response
+from app.web.ratelimit import RateLimitMiddleware, RateLimits
+from app.web.security import SecurityMiddleware
 from app.web.session import SessionMiddleware
 
 ROOT = Path(__file__).resolve().parents[2]
+GZIP_LEVEL = 5
+"""Cheap on CPU: level 9 takes twice the time to save about 2 % more on our pages."""
+GZIP_MINIMUM_SIZE = 1024
+"""Smaller responses (redirects, refusals) go as they are: gzip would save a few bytes."""
 
 
 def make_templates() -> Jinja2Templates:
@@ -83,12 +90,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates = make_templates()
     for language in i18n.LANGUAGES:  # compile the catalogues now, not on a first request
         i18n.translations(language)
-    app.add_middleware(SessionMiddleware)
-    app.middleware("http")(security_middleware)
     app.add_exception_handler(GameNotFoundError, _not_found)
     app.add_exception_handler(ServiceUnavailableError, _unavailable)
     app.add_exception_handler(RateLimitedError, _rate_limited)
-    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    # Each middleware added wraps the ones before it. Compression is innermost, so it sees the
+    # routes' own responses with their length.
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_SIZE, compresslevel=GZIP_LEVEL)
+    app.add_middleware(SessionMiddleware)
+    app.add_middleware(SecurityMiddleware, https=settings.secure_cookies)
+    # Outermost: the guard, then the rate limits, then admission.
+    limits = settings.limits
+    app.state.rate_limits = RateLimits(limits)
+    app.state.admission = AdmissionGate(
+        limits.max_active_requests, limits.queue_timeout, limits.max_queued_requests
+    )
+    app.add_middleware(Admission, gate=app.state.admission, retry_after=limits.busy_retry_after)
+    app.add_middleware(RateLimitMiddleware, limits=app.state.rate_limits)
+    app.add_middleware(RequestGuard, limits=limits)
+    static = StaticAssets(ROOT / "static")
+    app.state.templates.env.globals["static_url"] = static.url
+    app.mount("/static", static, name="static")
     app.include_router(routes.router)
     app.include_router(routes_stats.router)
     return app
@@ -100,13 +121,9 @@ def _not_found(request: Request, exc: Exception) -> Response:
 
 def _unavailable(request: Request, exc: Exception) -> Response:
     retry = exc.retry_after if isinstance(exc, ServiceUnavailableError) else 1
-    return PlainTextResponse(
-        "The server is busy; try again.", status_code=503, headers={"Retry-After": str(retry)}
-    )
+    return busy_response(request, 503, retry)
 
 
 def _rate_limited(request: Request, exc: Exception) -> Response:
     retry = exc.retry_after if isinstance(exc, RateLimitedError) else 1
-    return PlainTextResponse(
-        "Too many requests; try again.", status_code=429, headers={"Retry-After": str(retry)}
-    )
+    return busy_response(request, 429, retry)

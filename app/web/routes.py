@@ -23,6 +23,7 @@ from app.services.database import ServiceUnavailableError
 from app.web import i18n, messages, options_form, preferences, rules_page
 from app.web.deps import CallerDep, GameDep, ServicesDep, VersionDep, game_number
 from app.web.i18n import N_
+from app.web.ratelimit import refuse_new_game
 from app.web.session import remember
 from app.web.table import build, frames
 
@@ -178,6 +179,9 @@ def home(request: Request, svc: ServicesDep, caller: CallerDep) -> Response:
 def new_game(request: Request, svc: ServicesDep, caller: CallerDep, form: FormDep) -> Response:
     """Start a game from the new-game form and go to its table; a table the rules do not define
     is refused with a message on the form."""
+    refused = refuse_new_game(request)
+    if refused is not None:
+        return refused
     level = form.get("level", Level.MEDIUM.value)
     if level not in {lv.value for lv in Level}:
         return _home(request, svc, caller, form, N_("Choose a difficulty."))
@@ -266,8 +270,11 @@ def moon_choice(
 
 
 @router.post("/games/{game_id}/again")
-def play_again(game: GameDep, svc: ServicesDep, caller: CallerDep) -> Response:
+def play_again(request: Request, game: GameDep, svc: ServicesDep, caller: CallerDep) -> Response:
     """A new game with the finished game's settings (Q-03)."""
+    refused = refuse_new_game(request)
+    if refused is not None:
+        return refused
     new_id = games.start_again(svc.db, svc.thinkers, caller, game)
     return RedirectResponse(f"/games/{new_id}", status_code=303)
 

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.testclient import TestClient
 
 from app.engine import GameHeader, GameState, replay
-from app.settings import Settings
+from app.settings import Limits, Settings
 from app.store import make_sessionmaker, repository, writer
 from app.store.models import Game
 from app.web.main import create_app
@@ -22,7 +22,12 @@ __all__ = ["database_url"]
 @pytest.fixture
 def client(database_url: str) -> Iterator[TestClient]:
     """A browser-like client of a new app on the test database (HTTP through the ASGI app)."""
-    app = create_app(Settings(database_url=database_url, secure_cookies=False, thinker_processes=0))
+    # No rate limits: these tests play faster than any person (tests/web/test_guard.py has them).
+    limits = Limits(rate_limits=False)
+    settings = Settings(
+        database_url=database_url, secure_cookies=False, thinker_processes=0, limits=limits
+    )
+    app = create_app(settings)
     with TestClient(app, base_url="http://testserver", headers=BROWSER) as test_client:
         yield test_client
 

@@ -1,0 +1,88 @@
+"""Static files and compression over HTTP through the ASGI app: content-versioned URLs cached for
+a year, gzip for pages, CSS and JS."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.settings import Limits, Settings
+from app.web.main import create_app
+from tests.store.conftest import migrate
+from tests.web.conftest import BROWSER
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """One migrated SQLite file for the module."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('assets') / 'hearts.db'}"
+    migrate(url)
+    return url
+
+
+@pytest.fixture
+def client(database: str) -> Iterator[TestClient]:
+    """A client of the app (rate limits off)."""
+    app = create_app(
+        Settings(database, False, thinker_processes=0, limits=Limits(rate_limits=False))
+    )
+    with TestClient(app, headers=BROWSER) as test_client:
+        yield test_client
+    app.state.services.db.dispose()
+
+
+def static_links(html: str) -> list[str]:
+    return re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+
+
+def test_pages_link_static_files_by_content_version(client: TestClient) -> None:
+    links = static_links(client.get("/").text)
+    assert {link.split("?")[0] for link in links} >= {
+        "/static/css/app.css",
+        "/static/css/seats.css",
+        "/static/js/app.js",
+        "/static/vendor/htmx/htmx.min.js",
+        "/static/favicon.svg",
+    }
+    for link in links:
+        path, version = re.fullmatch(r"/static/(.+)\?v=([0-9a-f]{10})", link).groups()  # type: ignore[union-attr]
+        content = (REPO / "static" / path).read_bytes()
+        assert hashlib.sha256(content).hexdigest().startswith(version), link
+
+
+def test_versioned_static_files_are_cached_for_a_year(client: TestClient) -> None:
+    link = next(link for link in static_links(client.get("/").text) if "app.css" in link)
+    current = client.get(link)
+    assert current.status_code == 200
+    assert current.headers["cache-control"] == "public, max-age=31536000, immutable"
+    for other in ("/static/css/app.css", "/static/css/app.css?v=0123456789"):
+        response = client.get(other)
+        assert response.status_code == 200
+        assert response.headers["cache-control"] == "no-cache", other
+    assert "no-store" not in current.headers["cache-control"]
+
+
+def test_html_css_and_js_are_gzipped(client: TestClient) -> None:
+    page = client.get("/")
+    links = static_links(page.text)
+    assets = [link for link in links if link.split("?")[0].endswith((".css", ".js"))]
+    responses = [page] + [client.get(link) for link in assets]
+    assert len(responses) == 5
+    for response in responses:
+        assert response.headers["content-encoding"] == "gzip", response.url
+        assert "Accept-Encoding" in response.headers["vary"]
+        assert int(response.headers["content-length"]) < len(response.content) / 2
+
+
+def test_small_responses_and_clients_without_gzip_get_plain_bodies(client: TestClient) -> None:
+    assert "content-encoding" not in client.get("/healthz").headers
+    plain = client.get("/", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers
+    assert "<!doctype html>" in plain.text
