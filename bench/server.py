@@ -48,7 +48,11 @@ from bench.metrics import (
 from bench.players import Browser, Pace, Player, Prober
 from bench.serverproc import ServerProcess, temporary_database
 
-PER_ADDRESS_LIMITS: dict[str, str] = {}
+PER_ADDRESS_LIMITS: dict[str, str] = {
+    "HEARTS_RATE_ADDRESS": "100000/second",
+    "HEARTS_RATE_ADDRESS_NEW_SESSIONS": "100000/second",
+    "HEARTS_RATE_ADDRESS_NEW_GAMES": "100000/second",
+}
 """Settings that raise the server's per-address rate limits for the benchmark: all its players
 share the address 127.0.0.1, where real players each have their own. Only these are raised; the
 per-session limits and every other limit keep their production values."""

@@ -31,8 +31,8 @@ REPO = Path(__file__).resolve().parents[1]
 _EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Timeout)\b")
 """The last line of a logged traceback: `module.SomeError: message`."""
 
-UVICORN_ARGS = ["--factory", "app.web.main:create_app", "--proxy-headers"]
-"""The production command's arguments (scripts/serve); keep the two in step."""
+SERVE = REPO / "scripts" / "serve"
+"""The production command: migrations, then uvicorn with the server's limits."""
 
 
 def free_port() -> int:
@@ -108,17 +108,20 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def command(self) -> list[str]:
-        """The uvicorn command line."""
-        command = [sys.executable, "-m", "uvicorn", *UVICORN_ARGS]
-        command += ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
-        if self.processes > 1:
-            command += ["--workers", str(self.processes)]
-        return command + self.uvicorn_args
+        """The production command line (`scripts/serve`), quieter, with any extra options."""
+        return [str(SERVE), "--log-level", "warning", *self.uvicorn_args]
 
     def start(self, timeout: float = 60.0) -> None:
         """Start the server and wait until `/healthz` answers 200 (RuntimeError, with the log's
         tail, if it does not)."""
-        env = {**os.environ, **self.env, "DATABASE_URL": self.database_url}
+        env = {
+            **os.environ,
+            **self.env,
+            "DATABASE_URL": self.database_url,
+            "HOST": "127.0.0.1",
+            "PORT": str(self.port),
+            "HEARTS_WORKERS": str(self.processes),
+        }
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 self.command(), cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
