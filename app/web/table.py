@@ -12,6 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from app.engine import (
@@ -189,7 +190,12 @@ class TableView(FrameView):
 
 
 def card_view(c: Card, *, legal: bool = False, received: bool = False) -> CardView:
-    """A card for the templates."""
+    """A card for the templates (one value per card and flags, made once: a table shows dozens)."""
+    return _card_view(c, legal, received)
+
+
+@cache
+def _card_view(c: Card, legal: bool, received: bool) -> CardView:
     rank = "10" if c.rank == 10 else c.code[0]
     return CardView(
         code=c.code,
