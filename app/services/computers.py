@@ -54,7 +54,7 @@ class Thinkers:
     """Plans the computer players' turns: in this thread for light levels, in worker processes
     for Hard. `processes=0` plans everything in the calling thread (tests, tools)."""
 
-    def __init__(self, processes: int = 1, max_pending: int = 16, timeout_s: float = 20.0) -> None:
+    def __init__(self, processes: int = 1, max_pending: int = 8, timeout_s: float = 5.0) -> None:
         self.processes = processes
         self.max_pending = max_pending
         self.timeout_s = timeout_s
