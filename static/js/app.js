@@ -230,12 +230,15 @@
     var source = detail.elt;
     setTimeout(function () {
       if (!document.body.contains(source)) source = document.getElementById("table");
-      htmx.ajax(config.verb.toUpperCase(), config.path, {
+      var sent = htmx.ajax(config.verb.toUpperCase(), config.path, {
         source: source,
         target: "#table",
         swap: "outerHTML",
         values: config.formData
       });
+      // A failed retry is handled above (htmx:afterRequest); its promise's rejection is not an
+      // error of the page.
+      if (sent && sent.catch) sent.catch(function () {});
     }, wait + Math.random() * wait * 0.3);
   });
 })();
