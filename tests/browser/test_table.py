@@ -38,10 +38,15 @@ def pass_three(page: Page) -> list[str]:
 
 
 def wait_for_turn_or_hand_end(page: Page) -> bool:
-    """Wait until the player may play (True) or the hand is over (False)."""
+    """Wait until the player may play (True) or the hand is over (False), once the page has
+    played out the computers' cards: the final table is in place while they play (the hand
+    inert), and the steps' templates go when they are done. (Not the table's `replaying` class:
+    htmx puts the table's own attributes back when the swap settles, in the middle of the
+    steps.)"""
     page.wait_for_function(
-        "() => document.querySelector('.result') !== null || "
-        "document.querySelector('.play-form button[data-card]:not([disabled])') !== null",
+        "() => document.querySelector('#table template.frame') === null && ("
+        "document.querySelector('.result') !== null || "
+        "document.querySelector('.play-form button[data-card]:not([disabled])') !== null)",
         timeout=30_000,
     )
     return page.locator(".result").count() == 0
