@@ -197,10 +197,16 @@ def decode_action(payload: Any) -> Action:
 
 
 def load_actions(session: Session, game: Game) -> list[Action]:
-    """The game's actions in order, ready for `replay(game.game_header, actions)`."""
+    """The game's actions in order, ready for `replay(game.game_header, actions)`: the first
+    `game.version` of them, the log as it was when `game` was read.
+
+    The log only grows, and a writer appends actions and raises the version in one transaction;
+    but the row and the log may be read at different moments (two statements of a PostgreSQL
+    transaction at READ COMMITTED, or two transactions), and actions committed in between are
+    not part of the game that was read."""
     stmt = (
         select(GameAction.seq, GameAction.payload)
-        .where(GameAction.game_id == game.id)
+        .where(GameAction.game_id == game.id, GameAction.seq < game.version)
         .order_by(GameAction.seq)
     )
     actions: list[Action] = []
@@ -213,7 +219,8 @@ def load_actions(session: Session, game: Game) -> list[Action]:
             raise StoredDataError(f"game {game.id}, action {seq}: {err}") from err
     if len(actions) != game.version:
         raise StoredDataError(
-            f"game {game.id} is at version {game.version} but {len(actions)} actions are stored"
+            f"game {game.id}: action {len(actions)} is missing from the log"
+            f" (the game is at version {game.version})"
         )
     return actions
 

@@ -129,7 +129,7 @@
         var shownPrompt = table.querySelector(".status .prompt");
         if (shownPrompt && finalPrompt) shownPrompt.replaceWith(finalPrompt);
       }
-      table.classList.remove("replaying");
+      document.body.classList.remove("replaying");
       if (hand) hand.inert = false;
       if (later) {  // the score sheet and this hand's tricks, replaced by id
         Array.prototype.forEach.call(later.content.children, function (next) {
@@ -177,7 +177,8 @@
     felt = final.cloneNode(true);
     felt.querySelectorAll(".result").forEach(function (el) { el.remove(); });
     final.replaceWith(felt);
-    table.classList.add("replaying");
+    // On the body: htmx puts the table's own class back when the swap settles, mid-steps.
+    document.body.classList.add("replaying");
     if (hand) hand.inert = true;
     skipping = finish;
     document.addEventListener("click", skip, true);
@@ -231,12 +232,15 @@
     var source = detail.elt;
     setTimeout(function () {
       if (!document.body.contains(source)) source = document.getElementById("table");
-      htmx.ajax(config.verb.toUpperCase(), config.path, {
+      var sent = htmx.ajax(config.verb.toUpperCase(), config.path, {
         source: source,
         target: "#table",
         swap: "outerHTML",
         values: config.formData
       });
+      // A failed retry is handled above (htmx:afterRequest); its promise's rejection is not an
+      // error of the page.
+      if (sent && sent.catch) sent.catch(function () {});
     }, wait + Math.random() * wait * 0.3);
   });
 })();

@@ -36,8 +36,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = REPO / "screenshots"
-SETTLED = "document.querySelector('#table.replaying') === null"
-"""A JavaScript condition: the page has played out the last answer's steps (the table is final)."""
+SETTLED = "document.querySelector('#table template.frame') === null"
+"""A JavaScript condition: the page has played out the last answer's steps (the table is final:
+the steps' templates go when they are done)."""
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 

@@ -38,7 +38,8 @@ def pass_three(page: Page) -> list[str]:
 
 
 def wait_for_turn_or_hand_end(page: Page) -> bool:
-    """Wait until the player may play (True) or the hand is over (False)."""
+    """Wait until the player may play (True) or the hand is over (False), once the page has
+    played out the computers' cards (`SETTLED`)."""
     page.wait_for_function(
         f"() => {SETTLED} && (document.querySelector('.result') !== null || "
         "document.querySelector('.play-form button[data-card]:not([disabled])') !== null)",

@@ -8,7 +8,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -19,6 +19,7 @@ from app.engine import (
     GameState,
     PassCycle,
     RuleOptions,
+    apply,
     legal_actions,
     random_deal,
     replay,
@@ -41,8 +42,10 @@ from app.store import (
     get_player,
     load_actions,
     lock_game,
+    make_sessionmaker,
     mark_abandoned,
     mark_seen,
+    reader,
 )
 from tests.store.helpers import chunks, moon_deal, random_game
 
@@ -365,6 +368,32 @@ def test_a_gap_in_the_log_is_refused(sessions: sessionmaker[Session]) -> None:
         game.version = 2
     with sessions() as session, pytest.raises(StoredDataError, match="missing"):
         load_actions(session, game)
+
+
+def test_the_log_is_loaded_as_it_was_when_the_game_was_read(
+    engine: Engine, sessions: sessionmaker[Session]
+) -> None:
+    """Actions another writer commits after the game row was read are not part of that game:
+    neither later in the same read transaction (PostgreSQL reads at READ COMMITTED) nor in a
+    later one (a retried decision reads the game, then its log)."""
+    with sessions.begin() as session:
+        game, state = _dealt_game(session)
+        game_id, player_id = game.id, game.player_id
+    readers = make_sessionmaker(reader(engine))
+    with readers() as view:
+        seen = get_game(view, game_id, player_id)
+        assert seen is not None and seen.version == 1
+        with sessions.begin() as session:
+            locked = lock_game(session, game_id, player_id)
+            assert locked is not None
+            action = legal_actions(state)[0]
+            append_actions(session, locked, [action], apply(state, action))
+        assert len(load_actions(view, seen)) == 1
+    with readers() as view:
+        assert len(load_actions(view, seen)) == 1
+        fresh = get_game(view, game_id, player_id)
+        assert fresh is not None and fresh.version == 2
+        assert load_actions(view, fresh)[1] == action
 
 
 def test_players(sessions: sessionmaker[Session]) -> None:
