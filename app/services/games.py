@@ -309,11 +309,7 @@ def _change(
     """Read, check, think, then append with the version check (see the module's notes)."""
     game, state = _read(db, caller, game_id)
     if game.status != ACTIVE or version != game.version:
-        if retry_of is not None and game.status == ACTIVE and version < game.version:
-            outcome = _retried(db, caller, game, version, retry_of)
-            if outcome is not None:
-                return outcome
-        raise ActionRefusedError(_stale(game), _table(game, state))
+        return _moved_on(db, caller, game, state, version, retry_of)
     try:
         start = first(game, state)
         actions, states = _play_out(
@@ -338,9 +334,8 @@ def _change(
             repository.append_actions(
                 session, locked, actions, states[-1], results_before=len(state.results)
             )
-    except _Moved:
-        game, state = _read(db, caller, game_id)
-        raise ActionRefusedError(_stale(game), _table(game, state)) from None
+    except _Moved:  # say, an identical copy (a double click) got there first
+        return _moved_on(db, caller, *_read(db, caller, game_id), version, retry_of)
     _remember(locked, states[-1])
     return _outcome(locked, actions, states, version)
 
@@ -379,6 +374,24 @@ def _outcome(
         if isinstance(following, Play) and game.seats[following.seat] != HUMAN
     )
     return Outcome(_table(game, states[-1]), steps)
+
+
+def _moved_on(
+    db: Database,
+    caller: Caller,
+    game: Game,
+    state: GameState,
+    version: int,
+    retry_of: Action | None,
+) -> Outcome:
+    """The answer to a change posted at `version` when the game has moved past it: the outcome
+    of that very decision if it is the one applied there (a retry, a double click), else the
+    "moved on" refusal with the table as it is."""
+    if retry_of is not None and game.status == ACTIVE and version < game.version:
+        outcome = _retried(db, caller, game, version, retry_of)
+        if outcome is not None:
+            return outcome
+    raise ActionRefusedError(_stale(game), _table(game, state))
 
 
 def _stale(game: Game) -> Refusal:

@@ -58,9 +58,13 @@ def writer(engine: Engine) -> Engine:
 
 
 def reader(engine: Engine) -> Engine:
-    """The same engine (and pool) for read-only transactions (marked so on PostgreSQL)."""
+    """The same engine (and pool) for read-only transactions. On PostgreSQL they are marked
+    read-only and see one snapshot (REPEATABLE READ), as SQLite's deferred transactions do, so a
+    page of several queries never mixes data from before and after another request's commit."""
     if engine.dialect.name == "postgresql":
-        return engine.execution_options(postgresql_readonly=True)
+        return engine.execution_options(
+            postgresql_readonly=True, isolation_level="REPEATABLE READ"
+        )
     return engine
 
 

@@ -8,13 +8,16 @@ one committed: not after a write that failed, nor for another database's game of
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine
 from starlette.testclient import TestClient
 
-from app.engine import GameHeader, GameState, Pass, Phase, apply, replay, to_act, view_for
+from app.engine import Action, GameHeader, GameState, Pass, Phase, apply, replay, to_act, view_for
 from app.services import games
 from app.services.computers import Thinkers
 from app.services.database import Database
@@ -186,3 +189,39 @@ def test_the_cache_keeps_games_of_two_databases_apart(db: Database, tmp_path: Pa
             assert table.view == view_for(_stored_state(database, game_id), 0)
     finally:
         other.dispose()
+
+
+class _Together(Thinkers):
+    """Thinkers that hold each plan until `parties` plans have been asked for, so that several
+    copies of one decision all read the game before any of them writes."""
+
+    def __init__(self, parties: int) -> None:
+        super().__init__(processes=0)
+        self.barrier = threading.Barrier(parties, timeout=10)
+
+    def plan(self, *args: Any) -> list[Action]:
+        self.barrier.wait()
+        return super().plan(*args)
+
+
+def test_identical_decisions_racing_to_the_write_are_all_answered_as_applied(
+    db: Database,
+) -> None:
+    """A double click whose copies both pass the version check before either writes: one
+    appends, the other finds the game moved on by that very decision and gets the same answer."""
+    caller = new_caller(db)
+    game_id = games.active_game_id(db, caller)
+    assert game_id is not None
+    table = games.table(db, caller, game_id)
+    action = Pass(0, table.view.hand[:3])
+    thinkers = _Together(parties=2)
+    with ThreadPoolExecutor(2) as pool:
+        copies = [
+            pool.submit(games.act, db, thinkers, caller, game_id, table.version, action)
+            for _ in range(2)
+        ]
+        outcomes = [copy.result() for copy in copies]
+    assert outcomes[0] == outcomes[1]
+    stored = _stored_state(db, game_id)
+    assert outcomes[0].table.view == view_for(stored, 0)
+    assert stored.hand is not None and stored.hand.passed[0] == tuple(action.cards)
