@@ -38,7 +38,11 @@ def is_cross_site(request: Request) -> bool:
     if origin is None:
         return True
     host = request.headers.get("host", "")
-    return origin == "null" or urlsplit(origin).netloc != host
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:  # e.g. "http://[": not a URL, so not this site
+        return True
+    return origin == "null" or netloc != host
 
 
 async def security_middleware(

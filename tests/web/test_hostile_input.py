@@ -355,3 +355,16 @@ def test_junk_headers_on_a_page_are_harmless(table: Table, headers: dict[bytes, 
     for path in ("/", "/stats", f"/games/{table.game_id}"):
         assert table.client.get(path, headers=headers).status_code == 200, path
     assert all_rows(table.client) == before
+
+
+@pytest.mark.parametrize(
+    "origin", ["http://[", "http://[::1", "http://testserver:99999999", "\x00", "http://"]
+)
+def test_an_origin_that_is_not_a_url_is_refused_with_403(table: Table, origin: str) -> None:
+    before = all_rows(table.client)
+    for path in ("/games", f"/games/{table.game_id}/advance", "/language"):
+        response = table.client.post(
+            path, data={"level": "easy", "version": "1"}, headers={"Origin": origin}
+        )
+        assert response.status_code == 403, path
+    assert all_rows(table.client) == before
