@@ -1,4 +1,9 @@
-"""Security headers and the cross-site request check (DESIGN.md, Requests)."""
+"""Security headers, the cross-site request check (DESIGN.md, Requests) and the shape of a
+state-changing request: a form, or nothing.
+
+The refusals here answer requests no page of the app sends (a forged or scripted request), so
+their plain-text bodies are not translated.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +27,8 @@ CSP = "; ".join(
     ]
 )
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+FORM_TYPES = {"application/x-www-form-urlencoded", "multipart/form-data"}
+"""The bodies a state-changing request may carry: what a browser's form and htmx send."""
 
 
 def is_cross_site(request: Request) -> bool:
@@ -45,12 +52,28 @@ def is_cross_site(request: Request) -> bool:
     return origin == "null" or netloc != host
 
 
+def is_form(request: Request) -> bool:
+    """Whether a state-changing request carries a form or no body at all.
+
+    Every field is read from a form; a JSON or text body would read as an empty form, which some
+    forms take as an answer (the settings form: both options off), so it would change state
+    without having asked for anything. It is refused instead."""
+    content_type = request.headers.get("content-type")
+    if content_type is None:
+        return True
+    return content_type.split(";", 1)[0].strip().lower() in FORM_TYPES
+
+
 async def security_middleware(
     request: Request, call_next: Callable[[Request], Awaitable[Response]]
 ) -> Response:
-    """Refuse cross-site POSTs; add security headers; keep game pages out of caches."""
+    """Refuse cross-site POSTs and POSTs of anything but a form; add security headers; keep game
+    pages out of caches."""
+    response: Response
     if request.method not in SAFE_METHODS and is_cross_site(request):
-        response: Response = PlainTextResponse("Cross-site request refused.", status_code=403)
+        response = PlainTextResponse("Cross-site request refused.", status_code=403)
+    elif request.method not in SAFE_METHODS and not is_form(request):
+        response = PlainTextResponse("Only form posts are accepted.", status_code=415)
     else:
         response = await call_next(request)
     response.headers["Content-Security-Policy"] = CSP

@@ -207,6 +207,35 @@ def test_a_very_long_query_string_is_ignored(table: Table) -> None:
     assert all_rows(table.client) == before
 
 
+def test_a_body_that_is_not_a_form_is_refused_with_415(table: Table) -> None:
+    """JSON or text would read as an empty form, which the settings form takes as an answer."""
+    client = table.client
+    before = all_rows(client)
+    version = table.version
+    bodies = [
+        {"json": {"level": "easy", "version": version, "card": "2C"}},
+        {"content": b"level=easy", "headers": {"Content-Type": "text/plain"}},
+        {"content": b"<level>easy</level>", "headers": {"Content-Type": "application/xml"}},
+        {"content": b"level=easy", "headers": {"Content-Type": "\x01junk;;=="}},
+    ]
+    paths = ["/games", "/settings", "/language", f"/games/{table.game_id}/again"]
+    paths += [f"/games/{table.game_id}/{action}" for action in VERSIONED]
+    for path in paths:
+        for body in bodies:
+            response = client.post(path, follow_redirects=False, **body)  # type: ignore[arg-type]
+            assert response.status_code == 415, (path, body)
+            assert "set-cookie" not in response.headers
+    assert all_rows(client) == before
+    # A form's content type with parameters is still a form.
+    response = client.post(
+        f"/games/{table.game_id}/advance",
+        content=f"version={version}".encode(),
+        headers={"Content-Type": "Application/X-WWW-Form-URLEncoded; charset=UTF-8", **HX},
+    )
+    assert response.status_code == 200
+    assert all_rows(client) == before  # advancing a game that waits for the human: a no-op
+
+
 MALFORMED_BODIES = [
     pytest.param(b"--b\r\nrubbish", "multipart/form-data; boundary=b", id="multipart-no-end"),
     pytest.param(b"rubbish", "multipart/form-data", id="multipart-no-boundary"),
