@@ -12,6 +12,7 @@ from pathlib import Path
 import anyio.to_thread
 import jinja2
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.middleware("http")(session_cookie_middleware)
     app.middleware("http")(security_middleware)
     app.add_exception_handler(GameNotFoundError, _not_found)
+    app.add_exception_handler(RequestValidationError, _unreadable)
     app.add_exception_handler(ServiceUnavailableError, _unavailable)
     app.add_exception_handler(RateLimitedError, _rate_limited)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
@@ -95,6 +97,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def _not_found(request: Request, exc: Exception) -> Response:
     return routes.not_found(request)
+
+
+def _unreadable(request: Request, exc: Exception) -> Response:
+    # A form field FastAPI could not read as text (a file posted where a field belongs): no
+    # page sends one, and the default answer would echo the upload's internals as JSON.
+    return PlainTextResponse("The form could not be read.", status_code=400)
 
 
 def _unavailable(request: Request, exc: Exception) -> Response:

@@ -236,6 +236,33 @@ def test_a_body_that_is_not_a_form_is_refused_with_415(table: Table) -> None:
     assert all_rows(client) == before  # advancing a game that waits for the human: a no-op
 
 
+def test_a_file_where_a_field_belongs_is_400_and_echoes_nothing(table: Table) -> None:
+    client = table.client
+    before = all_rows(client)
+    version = str(table.version)
+    upload = ("<script>alert(1)</script>.txt", b"<script>alert(1)</script>", "text/html")
+    posts = [
+        (f"/games/{table.game_id}/play", "card"),
+        (f"/games/{table.game_id}/pass", "cards"),
+        (f"/games/{table.game_id}/moon", "scoring"),
+        ("/language", "lang"),
+        ("/settings", "four_colours"),
+    ]
+    for path, field in posts:
+        response = client.post(
+            path, data={"version": version}, files={field: upload}, follow_redirects=False
+        )
+        assert response.status_code == 400, path
+        assert "<script>" not in response.text
+        assert "set-cookie" not in response.headers
+    for action in VERSIONED:  # a file as the version: no version at all
+        response = client.post(
+            f"/games/{table.game_id}/{action}", files={"version": ("v", version.encode())}
+        )
+        assert response.status_code == 400
+    assert all_rows(client) == before
+
+
 MALFORMED_BODIES = [
     pytest.param(b"--b\r\nrubbish", "multipart/form-data; boundary=b", id="multipart-no-end"),
     pytest.param(b"rubbish", "multipart/form-data", id="multipart-no-boundary"),
