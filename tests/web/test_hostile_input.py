@@ -286,6 +286,9 @@ def test_a_malformed_body_on_a_game_post_is_400_and_changes_nothing(
     for action in VERSIONED:
         response = client.post(f"/games/{table.game_id}/{action}", content=body, headers=headers)
         assert response.status_code == 400, action
+    # The new-game form always names the difficulty: a body without one starts nothing.
+    response = client.post("/games", content=body, headers=headers, follow_redirects=False)
+    assert response.status_code == 400
     assert all_rows(client) == before
 
 
@@ -293,6 +296,7 @@ def test_a_bare_post_with_no_body_is_400_and_changes_nothing(table: Table) -> No
     before = all_rows(table.client)
     for action in VERSIONED:
         assert table.client.post(f"/games/{table.game_id}/{action}").status_code == 400
+    assert table.client.post("/games").status_code == 400
     assert all_rows(table.client) == before
 
 
