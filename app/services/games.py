@@ -209,10 +209,13 @@ def start_game(
     level: Level | str,
     fast_play: bool,
     options: RuleOptions | None = None,
+    *,
+    keep_active: bool = False,
 ) -> int:
     """Start a new game against computer players of `level` (the caller's player is created if
-    it is new); the previous active game, if any, is marked abandoned. The first hand is dealt
-    and the computer players pass at once."""
+    it is new); the previous active game, if any, is marked abandoned, or with `keep_active`
+    kept, and its id returned instead of a new game's. The first hand is dealt and the computer
+    players pass at once."""
     level = Level(level)
     options = options or RuleOptions.standard()
     header = GameHeader(options, first_dealer=0)
@@ -223,8 +226,13 @@ def start_game(
     actions, states = _play_out(state, [deal], seats, seed, 0, thinkers)
     with db.write() as session:
         player = players.touch_or_create(session, caller)
+        # One start at a time per player: on PostgreSQL two tabs' starts would otherwise both
+        # find no game in progress (SQLite's write lock already orders them).
+        session.refresh(player, with_for_update=True)
         previous = repository.active_game(session, player.id)
         if previous is not None:
+            if keep_active:
+                return previous.id
             repository.mark_abandoned(session, previous)
         game = repository.create_game(session, player, header, list(seats), seed, fast_play)
         repository.append_actions(session, game, actions, states[-1], results_before=0)
@@ -233,7 +241,9 @@ def start_game(
 
 
 def start_again(db: Database, thinkers: Thinkers, caller: Caller, game_id: int) -> int:
-    """A new game with the same options, computer level and pace as one of the caller's games."""
+    """A new game with the same options, computer level and pace as one of the caller's games;
+    the game in progress instead if there is one, so "New game" posted twice (a double click, a
+    retry, a second tab) starts one game and abandons none."""
     with db.read() as session:
         game = repository.get_game(session, game_id, caller.player_id)
         if game is None:
@@ -241,7 +251,7 @@ def start_again(db: Database, thinkers: Thinkers, caller: Caller, game_id: int) 
         level = next(s for s in game.seats if s != HUMAN)
         options = GameHeader.from_json(game.header).options
         fast_play = game.fast_play
-    return start_game(db, thinkers, caller, level, fast_play, options)
+    return start_game(db, thinkers, caller, level, fast_play, options, keep_active=True)
 
 
 def act(

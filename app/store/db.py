@@ -62,9 +62,7 @@ def reader(engine: Engine) -> Engine:
     read-only and see one snapshot (REPEATABLE READ), as SQLite's deferred transactions do, so a
     page of several queries never mixes data from before and after another request's commit."""
     if engine.dialect.name == "postgresql":
-        return engine.execution_options(
-            postgresql_readonly=True, isolation_level="REPEATABLE READ"
-        )
+        return engine.execution_options(postgresql_readonly=True, isolation_level="REPEATABLE READ")
     return engine
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import anyio.to_thread
 import jinja2
 from fastapi import FastAPI, Request
-from fastapi.responses import Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import PlainTextResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.middleware.gzip import GZipMiddleware
 
@@ -91,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for language in i18n.LANGUAGES:  # compile the catalogues now, not on a first request
         i18n.translations(language)
     app.add_exception_handler(GameNotFoundError, _not_found)
+    app.add_exception_handler(RequestValidationError, _unreadable)
     app.add_exception_handler(ServiceUnavailableError, _unavailable)
     app.add_exception_handler(RateLimitedError, _rate_limited)
     # Each middleware added wraps the ones before it. Compression is innermost, so it sees the
@@ -117,6 +119,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def _not_found(request: Request, exc: Exception) -> Response:
     return routes.not_found(request)
+
+
+def _unreadable(request: Request, exc: Exception) -> Response:
+    # A form field FastAPI could not read as text (a file posted where a field belongs): no
+    # page sends one, and the default answer would echo the upload's internals as JSON.
+    return PlainTextResponse("The form could not be read.", status_code=400)
 
 
 def _unavailable(request: Request, exc: Exception) -> Response:

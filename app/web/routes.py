@@ -178,11 +178,12 @@ def home(request: Request, svc: ServicesDep, caller: CallerDep) -> Response:
 @router.post("/games")
 def new_game(request: Request, svc: ServicesDep, caller: CallerDep, form: FormDep) -> Response:
     """Start a game from the new-game form and go to its table; a table the rules do not define
-    is refused with a message on the form."""
+    is refused with a message on the form. The form always names the difficulty: a post without
+    one (an empty, truncated or unreadable body) starts nothing."""
     refused = refuse_new_game(request)
     if refused is not None:
         return refused
-    level = form.get("level", Level.MEDIUM.value)
+    level = form.get("level", "")
     if level not in {lv.value for lv in Level}:
         return _home(request, svc, caller, form, N_("Choose a difficulty."))
     try:

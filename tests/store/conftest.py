@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -53,11 +54,12 @@ def _postgres_admin_url() -> str:
     return url
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The URL of a freshly migrated, empty database of each kind."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'hearts.db'}"
+@contextmanager
+def migrated_database(kind: str, directory: Path) -> Iterator[str]:
+    """The URL of a freshly migrated, empty database of `kind` ("sqlite": a file in
+    `directory`; "postgres": a new database, dropped when the block ends)."""
+    if kind == "sqlite":
+        url = f"sqlite:///{directory / 'hearts.db'}"
         migrate(url)
         yield url
         return
@@ -76,6 +78,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
                 conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
         admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of a freshly migrated, empty database of each kind."""
+    with migrated_database(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture
