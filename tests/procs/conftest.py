@@ -41,6 +41,9 @@ REQUEST_TIMEOUT_S = 15.0
 Launch = Callable[..., ServerProcess]
 
 
+NO_RATE_LIMITS = {"HEARTS_RATE_LIMITS": "0"}
+
+
 @pytest.fixture
 def launch(tmp_path: Path) -> Iterator[Launch]:
     """`launch(url, name="a", **env)`: a running server on `url` (its log in the test's
@@ -48,7 +51,9 @@ def launch(tmp_path: Path) -> Iterator[Launch]:
     started: list[ServerProcess] = []
 
     def start(url: str, name: str = "server", **env: str) -> ServerProcess:
-        server = ServerProcess(url, tmp_path / f"{name}.log", env=env)
+        # Production settings but no rate limits: these tests post the same decision several
+        # times at once, far faster than a person (tests/web/test_ratelimit.py has the rates).
+        server = ServerProcess(url, tmp_path / f"{name}.log", env={**NO_RATE_LIMITS, **env})
         started.append(server)
         server.start()
         return server

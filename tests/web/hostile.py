@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
-from app.settings import Settings
+from app.settings import Limits, Settings
 from app.store.models import Base
 from app.web.main import create_app
 from tests.store.conftest import migrated_database
@@ -24,7 +24,13 @@ def served(kind: str, directory: Path) -> Iterator[TestClient]:
     """A browser-like client of the app on a new database of `kind` ("sqlite" or "postgres"),
     for tests that share one app (each of them proves it changed nothing)."""
     with migrated_database(kind, directory) as url:
-        settings = Settings(database_url=url, secure_cookies=False, thinker_processes=0)
+        # No rate limits: these requests come much faster than any person's.
+        settings = Settings(
+            database_url=url,
+            secure_cookies=False,
+            thinker_processes=0,
+            limits=Limits(rate_limits=False),
+        )
         with TestClient(create_app(settings), headers=BROWSER) as client:
             yield client
 
