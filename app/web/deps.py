@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
+from starlette.datastructures import FormData
 
 from app.services import inputs
 from app.services.computers import Thinkers
@@ -90,11 +91,36 @@ def game_number(game_id: str) -> int:
 GameDep = Annotated[int, Depends(game_number)]
 
 
-async def form_version(request: Request) -> int | None:
-    """The `version` field of the posted form (ASCII digits within bounds), or None."""
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A versioned post to one of the caller's games: who, which game, the version the form was
+    rendered at (None if unreadable) and the form's other fields."""
+
+    svc: Services
+    caller: Caller
+    game: int
+    version: int | None
+    form: FormData
+
+    def text(self, name: str) -> str:
+        """A text field ("" when missing, or when a file came instead)."""
+        value = self.form.get(name)
+        return value if isinstance(value, str) else ""
+
+    def texts(self, name: str) -> list[str] | None:
+        """Every value of a repeated text field; None if any of them is a file."""
+        values = self.form.getlist(name)
+        if not all(isinstance(v, str) for v in values):
+            return None
+        return [str(v) for v in values]
+
+
+async def read_decision(request: Request, game_id: str) -> Decision:
+    """The decision a versioned form posts (the game number checked, else 404)."""
+    svc = services(request)
+    who = caller(request, svc)
+    game = game_number(game_id)
     form = await request.form()
     value = form.get("version")
-    return inputs.ascii_int(value) if isinstance(value, str) else None
-
-
-VersionDep = Annotated[int | None, Depends(form_version)]
+    version = inputs.ascii_int(value) if isinstance(value, str) else None
+    return Decision(svc, who, game, version, form)

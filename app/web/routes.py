@@ -15,13 +15,21 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from app.bots import Level
 from app.engine import Card, InvalidActionError, MoonChoice, Pass, Play
 from app.services import games
 from app.services.database import ServiceUnavailableError
 from app.web import i18n, messages, options_form, preferences, rules_page
-from app.web.deps import CallerDep, GameDep, ServicesDep, VersionDep, game_number
+from app.web.deps import (
+    CallerDep,
+    Decision,
+    GameDep,
+    ServicesDep,
+    game_number,
+    read_decision,
+)
 from app.web.i18n import N_
 from app.web.ratelimit import refuse_new_game
 from app.web.session import remember
@@ -202,72 +210,53 @@ def game_page(request: Request, game: GameDep, svc: ServicesDep, caller: CallerD
 
 
 @router.post("/games/{game_id}/pass")
-def pass_cards(
-    request: Request,
-    game: GameDep,
-    svc: ServicesDep,
-    caller: CallerDep,
-    version: VersionDep,
-    cards: Annotated[list[str], Form()] = [],  # noqa: B006 - FastAPI copies defaults
-) -> Response:
+async def pass_cards(request: Request, game_id: str) -> Response:
     """The human passes the three selected cards."""
 
-    def change(at: int) -> games.Outcome:
-        if len(cards) != 3:
+    def change(d: Decision, at: int) -> games.Outcome:
+        cards = d.texts("cards")
+        if cards is None or len(cards) != 3:
             raise BadFormError(N_("Choose exactly three cards to pass."))
         action = Pass(0, [_card(code) for code in cards])
-        return games.act(svc.db, svc.thinkers, caller, game, at, action)
+        return games.act(d.svc.db, d.svc.thinkers, d.caller, d.game, at, action)
 
-    return _change(request, svc, caller, game, version, change)
+    return await _versioned(request, game_id, change)
 
 
 @router.post("/games/{game_id}/play")
-def play_card(
-    request: Request,
-    game: GameDep,
-    svc: ServicesDep,
-    caller: CallerDep,
-    version: VersionDep,
-    card: FormText = "",
-) -> Response:
+async def play_card(request: Request, game_id: str) -> Response:
     """The human plays a card; the computers play up to the human's next turn."""
 
-    def change(at: int) -> games.Outcome:
-        return games.act(svc.db, svc.thinkers, caller, game, at, Play(0, _card(card)))
+    def change(d: Decision, at: int) -> games.Outcome:
+        action = Play(0, _card(d.text("card")))
+        return games.act(d.svc.db, d.svc.thinkers, d.caller, d.game, at, action)
 
-    return _change(request, svc, caller, game, version, change)
+    return await _versioned(request, game_id, change)
 
 
 @router.post("/games/{game_id}/advance")
-def advance(
-    request: Request, game: GameDep, svc: ServicesDep, caller: CallerDep, version: VersionDep
-) -> Response:
+async def advance(request: Request, game_id: str) -> Response:
     """The computer players act up to the human's next decision (only a game stored at a
     computer's turn needs it)."""
 
-    def change(at: int) -> games.Outcome:
-        return games.advance(svc.db, svc.thinkers, caller, game, at)
+    def change(d: Decision, at: int) -> games.Outcome:
+        return games.advance(d.svc.db, d.svc.thinkers, d.caller, d.game, at)
 
-    return _change(request, svc, caller, game, version, change)
+    return await _versioned(request, game_id, change)
 
 
 @router.post("/games/{game_id}/moon")
-def moon_choice(
-    request: Request,
-    game: GameDep,
-    svc: ServicesDep,
-    caller: CallerDep,
-    version: VersionDep,
-    scoring: FormText = "",
-) -> Response:
+async def moon_choice(request: Request, game_id: str) -> Response:
     """The human shooter chooses how the moon scores (R12.5)."""
 
-    def change(at: int) -> games.Outcome:
+    def change(d: Decision, at: int) -> games.Outcome:
+        scoring = d.text("scoring")
         if scoring not in ("add_to_others", "subtract_from_self"):
             raise BadFormError(N_("Choose one of the two ways the moon can score."))
-        return games.act(svc.db, svc.thinkers, caller, game, at, MoonChoice(0, scoring))
+        action = MoonChoice(0, scoring)
+        return games.act(d.svc.db, d.svc.thinkers, d.caller, d.game, at, action)
 
-    return _change(request, svc, caller, game, version, change)
+    return await _versioned(request, game_id, change)
 
 
 @router.post("/games/{game_id}/again")
@@ -281,15 +270,13 @@ def play_again(request: Request, game: GameDep, svc: ServicesDep, caller: Caller
 
 
 @router.post("/games/{game_id}/next")
-def next_hand(
-    request: Request, game: GameDep, svc: ServicesDep, caller: CallerDep, version: VersionDep
-) -> Response:
+async def next_hand(request: Request, game_id: str) -> Response:
     """Deal the next hand."""
 
-    def change(at: int) -> games.Outcome:
-        return games.next_hand(svc.db, svc.thinkers, caller, game, at)
+    def change(d: Decision, at: int) -> games.Outcome:
+        return games.next_hand(d.svc.db, d.svc.thinkers, d.caller, d.game, at)
 
-    return _change(request, svc, caller, game, version, change)
+    return await _versioned(request, game_id, change)
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -307,21 +294,26 @@ def _card(code: str) -> Card:
         raise BadFormError(N_("That is not a card.")) from None
 
 
-def _change(
-    request: Request,
-    svc: ServicesDep,
-    caller: CallerDep,
-    game: int,
-    version: int | None,
-    change: Callable[[int], games.Outcome],
-) -> Response:
+Change = Callable[[Decision, int], games.Outcome]
+"""A decision's use case, given the post and the version its form was rendered at."""
+
+
+async def _versioned(request: Request, game_id: str, change: Change) -> Response:
+    """Read the post (in the event loop), then apply the change on a request thread: one hop,
+    with none of the dependency machinery a move does not need."""
+    decision = await read_decision(request, game_id)
+    return await run_in_threadpool(_change, request, decision, change)
+
+
+def _change(request: Request, d: Decision, change: Change) -> Response:
     """Apply a versioned change and answer with the table (a 4xx and a message if refused)."""
+    svc = d.svc
     try:
-        if version is None:
+        if d.version is None:
             raise BadFormError(N_("This form is out of date or incomplete; try again."))
-        outcome = change(version)
+        outcome = change(d, d.version)
     except BadFormError as err:
-        table = games.table(svc.db, caller, game)
+        table = games.table(svc.db, d.caller, d.game)
         return _table_response(request, svc, games.Outcome(table), [str(err)], 400)
     except games.ActionRefusedError as refused:
         status = 409 if refused.refusal.stale else 422
@@ -329,7 +321,7 @@ def _change(
         return _table_response(request, svc, games.Outcome(refused.table), [message], status)
     if is_htmx(request):
         return _table_response(request, svc, outcome, [], 200)
-    return RedirectResponse(f"/games/{game}", status_code=303)
+    return RedirectResponse(f"/games/{d.game}", status_code=303)
 
 
 def _table_response(

@@ -11,11 +11,14 @@ kind, browser-like HTTP clients, and checks of what the database holds afterward
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import aiohttp
 import psutil
@@ -41,7 +44,15 @@ REQUEST_TIMEOUT_S = 15.0
 Launch = Callable[..., ServerProcess]
 
 
+T = TypeVar("T")
 NO_RATE_LIMITS = {"HEARTS_RATE_LIMITS": "0"}
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to its end in a thread of its own: the test's thread may already run an
+    event loop (Playwright's, when a browser test ran before in the same worker)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture

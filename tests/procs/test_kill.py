@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from bench.screen import Screen, read_screen
 from bench.serverproc import ServerProcess
-from tests.procs.conftest import Decision, Launch, Store, Tab, decide, kill
+from tests.procs.conftest import Decision, Launch, Store, Tab, decide, kill, run_async
 
 PLAYERS = 4
 ROUNDS = 3
@@ -136,7 +136,7 @@ def test_kill_9_loses_no_acknowledged_move_and_every_game_goes_on(
     database_url: str, launch: Launch, store: Store
 ) -> None:
     server = launch(database_url)
-    players = asyncio.run(_rounds(server, store))
+    players = run_async(_rounds(server, store))
     _assert_acknowledged_stored(players, store)
     assert sum(len(p.acknowledged) for p in players) >= ROUNDS * PLAYERS
     assert sum(p.retried for p in players) >= 1, "no move was left unanswered by a kill"

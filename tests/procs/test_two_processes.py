@@ -16,7 +16,7 @@ import random
 
 from app.engine import Action
 from bench.screen import read_screen
-from tests.procs.conftest import Decision, Launch, Store, Tab, decide, is_human_decision
+from tests.procs.conftest import Decision, Launch, Store, Tab, decide, is_human_decision, run_async
 
 ROUNDS = 24
 COPIES = 6
@@ -87,7 +87,7 @@ def test_identical_concurrent_posts_over_two_processes_apply_once(
     database_url: str, launch: Launch, store: Store
 ) -> None:
     servers = [launch(database_url, "a"), launch(database_url, "b")]
-    assert asyncio.run(_rounds([s.url for s in servers], store)) >= ROUNDS - 2
+    assert run_async(_rounds([s.url for s in servers], store)) >= ROUNDS - 2
     assert store.replay_all() >= 1
     for server in servers:
         assert not server.log_errors(), server.log_tail()
