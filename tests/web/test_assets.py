@@ -3,6 +3,7 @@ a year, gzip for pages, CSS and JS."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import re
 from collections.abc import Iterator
@@ -86,3 +87,22 @@ def test_small_responses_and_clients_without_gzip_get_plain_bodies(client: TestC
     plain = client.get("/", headers={"Accept-Encoding": "identity"})
     assert "content-encoding" not in plain.headers
     assert "<!doctype html>" in plain.text
+
+
+def test_static_text_files_are_compressed_once_at_start_up(client: TestClient) -> None:
+    """The compressed bytes come from memory (the same bytes every time, gzip's best level) and
+    decompress to the file; a browser without gzip gets the file itself."""
+    static = REPO / "static"
+    for name in ("css/app.css", "js/app.js", "vendor/htmx/htmx.min.js"):
+        url = client.app.state.templates.env.globals["static_url"](name)  # type: ignore[attr-defined]
+        raw = [client.get(url, headers={"Accept-Encoding": "gzip"}) for _ in range(2)]
+        assert raw[0].headers["content-encoding"] == "gzip"
+        assert raw[0].content == (static / name).read_bytes()  # httpx decompresses
+        assert raw[0].headers["etag"] == raw[1].headers["etag"]
+        assert raw[0].num_bytes_downloaded == raw[1].num_bytes_downloaded
+        assert (
+            raw[0].num_bytes_downloaded <= len(gzip.compress((static / name).read_bytes(), 9)) + 64
+        )
+        plain = client.get(url, headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers
+        assert plain.content == (static / name).read_bytes()
