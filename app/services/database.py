@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session
 
@@ -41,6 +41,15 @@ class ServiceUnavailableError(Exception):
 
 _UNAVAILABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError)
 """Errors of a database that is locked, busy, gone or out of connections (not of our SQL)."""
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    """Turn a locked, busy or unreachable database into `ServiceUnavailableError`."""
+    try:
+        yield
+    except _UNAVAILABLE as err:
+        raise ServiceUnavailableError(f"database unavailable: {type(err).__name__}") from err
 
 
 class Database:
@@ -92,23 +101,36 @@ class Database:
         """A read transaction (never takes the write lock); nothing it does is committed: the
         connection's transaction is rolled back as it returns to the pool, and the objects read
         stay readable (closing a session detaches them without expiring them)."""
-        try:
-            with Session(bind=self._reader, expire_on_commit=False) as session:
-                yield session
-        except _UNAVAILABLE as err:
-            raise ServiceUnavailableError(f"database unavailable: {type(err).__name__}") from err
+        with _translated(), Session(bind=self._reader, expire_on_commit=False) as session:
+            yield session
 
     @contextmanager
     def write(self) -> Iterator[Session]:
         """A write transaction, committed when the block ends without an error."""
+        session = Session(bind=self._writer, expire_on_commit=False)
+        with self._writing(), session, session.begin():
+            yield session
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """`read` on a Core connection, for a move's path (no ORM session to set up)."""
+        with _translated(), self._reader.connect() as connection:
+            yield connection
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """`write` on a Core connection, for a move's path."""
+        with self._writing(), self._writer.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
         lock = self._write_lock
         if lock is not None and not lock.acquire(timeout=self._lock_timeout_s):
             raise ServiceUnavailableError("database busy: too many writers waiting")
         try:
-            with Session(bind=self._writer, expire_on_commit=False) as session, session.begin():
-                yield session
-        except _UNAVAILABLE as err:
-            raise ServiceUnavailableError(f"database unavailable: {type(err).__name__}") from err
+            with _translated():
+                yield
         finally:
             if lock is not None:
                 lock.release()

@@ -27,8 +27,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from threading import Lock
 
-from sqlalchemy.orm import Session
-
 from app.bots import Level
 from app.engine import (
     Action,
@@ -55,6 +53,7 @@ from app.services.players import Caller
 from app.store import repository
 from app.store.models import ACTIVE, Game
 from app.store.models import HUMAN as HUMAN  # noqa: PLC0414 (re-exported for the web layer)
+from app.store.repository import Executor, GameRow
 
 HUMAN_SEAT = 0
 
@@ -118,11 +117,13 @@ class ActionRefusedError(Exception):
 
 _CACHE_SIZE = 512
 _CacheKey = tuple[int, int, datetime]
+GameLike = Game | GameRow
+"""A game as read: an ORM object (start, history) or a plain row (a move's path)."""
 _cache: OrderedDict[_CacheKey, GameState] = OrderedDict()
 _cache_lock = Lock()
 
 
-def _key(game: Game) -> _CacheKey:
+def _key(game: GameLike) -> _CacheKey:
     """The cache key of a game's state: its id, version and last write time.
 
     `updated_at` is written in the same transaction as the actions, so a state remembered for a
@@ -132,7 +133,7 @@ def _key(game: Game) -> _CacheKey:
     return (game.id, game.version, game.updated_at)
 
 
-def _cached(game: Game) -> GameState | None:
+def _cached(game: GameLike) -> GameState | None:
     key = _key(game)
     with _cache_lock:
         state = _cache.get(key)
@@ -141,22 +142,22 @@ def _cached(game: Game) -> GameState | None:
         return state
 
 
-def _remember(game: Game, state: GameState) -> None:
+def _remember(game: GameLike, state: GameState) -> None:
     with _cache_lock:
         _cache[_key(game)] = state
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
 
 
-def _state(session: Session, game: Game) -> GameState:
+def _state(executor: Executor, game: GameLike) -> GameState:
     state = _cached(game)
     if state is None:
-        state = replay(GameHeader.from_json(game.header), repository.load_actions(session, game))
+        state = replay(GameHeader.from_json(game.header), repository.load_actions(executor, game))
         _remember(game, state)
     return state
 
 
-def _table(game: Game, state: GameState, version: int | None = None) -> Table:
+def _table(game: GameLike, state: GameState, version: int | None = None) -> Table:
     return Table(
         game_id=game.id,
         version=game.version if version is None else version,
@@ -170,12 +171,12 @@ def _table(game: Game, state: GameState, version: int | None = None) -> Table:
 # --- reads ------------------------------------------------------------------------------------
 
 
-def _read(db: Database, caller: Caller, game_id: int) -> tuple[Game, GameState]:
-    with db.read() as session:
-        game = repository.get_game(session, game_id, caller.player_id)
+def _read(db: Database, caller: Caller, game_id: int) -> tuple[GameRow, GameState]:
+    with db.reading() as connection:
+        game = repository.game_row(connection, game_id, caller.player_id)
         if game is None:
             raise GameNotFoundError(game_id)
-        return game, _state(session, game)
+        return game, _state(connection, game)
 
 
 def table(db: Database, caller: Caller, game_id: int) -> Table:
@@ -192,8 +193,8 @@ def active_game_id(db: Database, caller: Caller) -> int | None:
 
 def options_of(db: Database, caller: Caller, game_id: int) -> RuleOptions:
     """The rule options of one of the caller's games."""
-    with db.read() as session:
-        game = repository.get_game(session, game_id, caller.player_id)
+    with db.reading() as connection:
+        game = repository.game_row(connection, game_id, caller.player_id)
         if game is None:
             raise GameNotFoundError(game_id)
         return GameHeader.from_json(game.header).options
@@ -260,7 +261,7 @@ def act(
     """Apply the human's action if the page was current, then the computers' turns up to the
     human's next decision."""
 
-    def first(game: Game, state: GameState) -> list[Action]:
+    def first(game: GameRow, state: GameState) -> list[Action]:
         if HUMAN_SEAT not in to_act(state):
             raise _Refused(Refusal("It is not your turn.", "R14.2"))
         return [action]
@@ -282,7 +283,7 @@ def next_hand(
     """Deal the next hand once the last one is scored (UI-11), and let the computers pass (and,
     in a hand without passing, play up to the human's first card)."""
 
-    def first(game: Game, state: GameState) -> list[Action]:
+    def first(game: GameRow, state: GameState) -> list[Action]:
         if state.phase is not Phase.DEAL:
             raise _Refused(Refusal("The hand is not over yet.", "R13.2"))
         return [_deal(game.seed, state)]
@@ -303,7 +304,7 @@ class _Moved(Exception):
     """The game changed between the read and the write."""
 
 
-First = Callable[[Game, GameState], list[Action]]
+First = Callable[[GameRow, GameState], list[Action]]
 """The actions a change starts with (the human's, or a deal), given the game and its state."""
 
 
@@ -334,20 +335,20 @@ def _change(
     if not actions:
         return Outcome(_table(game, state))
     try:
-        with db.write() as session:
-            players.touch(session, caller)
-            locked = repository.lock_game(session, game_id, caller.player_id)
+        with db.writing() as connection:
+            players.touch(connection, caller)
+            locked = repository.game_row(connection, game_id, caller.player_id, lock=True)
             if locked is None:
                 raise GameNotFoundError(game_id)
             if locked.status != ACTIVE or locked.version != version:
                 raise _Moved
-            repository.append_actions(
-                session, locked, actions, states[-1], results_before=len(state.results)
+            after = repository.append_to_row(
+                connection, locked, actions, states[-1], results_before=len(state.results)
             )
     except _Moved:  # say, an identical copy (a double click) got there first
         return _moved_on(db, caller, *_read(db, caller, game_id), version, retry_of)
-    _remember(locked, states[-1])
-    return _outcome(locked, actions, states, version)
+    _remember(after, states[-1])
+    return _outcome(after, actions, states, version)
 
 
 def _play_out(
@@ -374,7 +375,7 @@ def _play_out(
 
 
 def _outcome(
-    game: Game, actions: Sequence[Action], states: Sequence[GameState], version: int
+    game: GameLike, actions: Sequence[Action], states: Sequence[GameState], version: int
 ) -> Outcome:
     """The final table and the steps the page plays before it: the table after each action that
     a computer's card follows (after the human's card, after each computer card but the last)."""
@@ -389,7 +390,7 @@ def _outcome(
 def _moved_on(
     db: Database,
     caller: Caller,
-    game: Game,
+    game: GameRow,
     state: GameState,
     version: int,
     retry_of: Action | None,
@@ -404,7 +405,7 @@ def _moved_on(
     raise ActionRefusedError(_stale(game), _table(game, state))
 
 
-def _stale(game: Game) -> Refusal:
+def _stale(game: GameLike) -> Refusal:
     if game.status != ACTIVE:
         # A finished game, or one abandoned for a newer game (say, from another tab).
         return Refusal(f"This game is {game.status}; it takes no more actions.", stale=True)
@@ -412,12 +413,12 @@ def _stale(game: Game) -> Refusal:
 
 
 def _retried(
-    db: Database, caller: Caller, game: Game, version: int, action: Action
+    db: Database, caller: Caller, game: GameRow, version: int, action: Action
 ) -> Outcome | None:
     """The outcome of the human's decision at `version` if it is the one stored there and only
     computer actions followed it (a retry after a lost response, or a double click); else None."""
-    with db.read() as session:
-        actions = repository.load_actions(session, game)
+    with db.reading() as connection:
+        actions = repository.load_actions(connection, game)
     later = actions[version:]
     if not later or later[0] != action:
         return None

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from app.store import repository
 from app.store.models import Player, utcnow
+from app.store.repository import Executor
 
 SEEN_EVERY = timedelta(hours=1)
 """How often `last_seen_at` is written for a player who keeps playing."""
@@ -64,13 +65,13 @@ class Caller:
         return self.token or NOBODY
 
 
-def touch(session: Session, caller: Caller, now: datetime | None = None) -> None:
+def touch(executor: Executor, caller: Caller, now: datetime | None = None) -> None:
     """Record the caller's visit if its last one is an hour old (and then re-send its cookie);
     nothing for an unknown browser."""
     if caller.token is None:
         return
     now = now or utcnow()
-    if repository.mark_seen_if_due(session, caller.token, now, now - SEEN_EVERY):
+    if repository.mark_seen_if_due(executor, caller.token, now, now - SEEN_EVERY):
         caller.issued = caller.token
 
 

@@ -1,17 +1,23 @@
 """Repository functions: every read and write of players and games goes through here.
 
-Each function takes a `Session` and leaves the transaction to the caller (the services layer
-commits). Writes are flushed before returning, so constraint violations surface at the call.
+Each function takes a `Session` (or, for the functions of a move's path, a Core `Connection`)
+and leaves the transaction to the caller (the services layer commits). Writes are flushed before
+returning, so constraint violations surface at the call.
+
+A move's path (read the game, lock it, append to its log) runs on Core statements built once,
+returning a plain `GameRow`: per move, the ORM's unit of work and identity map cost more than the
+statements themselves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple, Protocol, cast
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.engine import (
     Action,
@@ -72,10 +78,10 @@ def mark_seen(session: Session, player: Player, now: datetime | None = None) -> 
     session.flush()
 
 
-def mark_seen_if_due(session: Session, player_id: str, now: datetime, due: datetime) -> bool:
+def mark_seen_if_due(executor: Executor, player_id: str, now: datetime, due: datetime) -> bool:
     """Record that the player was active at `now` if its last visit is older than `due`, in
     one statement; whether a row changed (False for a recent visit or an unknown player)."""
-    result = session.execute(_SEEN, {"player": player_id, "due": due, "now": now})
+    result = executor.execute(_SEEN, {"player": player_id, "due": due, "now": now})
     return bool(getattr(result, "rowcount", 0) == 1)
 
 
@@ -128,14 +134,60 @@ def create_game(
     return game
 
 
+Executor = Session | Connection
+"""What the statements of a move's path run on: an ORM session or a Core connection."""
+
+
+class GameRow(NamedTuple):
+    """A game as a move's path reads it (the `games` columns it needs, no ORM object)."""
+
+    id: int
+    player_id: str
+    header: dict[str, Any]
+    seats: list[Any]
+    seed: int
+    fast_play: bool
+    status: str
+    version: int
+    hand_number: int
+    updated_at: datetime
+
+
+class LogOf(Protocol):
+    """A game whose log can be loaded: an ORM `Game` or a `GameRow`."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def version(self) -> int: ...
+
+
+_GAMES = cast(Table, Game.__table__)
+_PLAYERS = cast(Table, Player.__table__)
+_OWNED = (_GAMES.c.id == bindparam("game_id")) & (_GAMES.c.player_id == bindparam("player"))
 # Statements built once (building a statement costs more than running it on a small table).
-_GAME = select(Game).where(Game.id == bindparam("game_id"), Game.player_id == bindparam("player"))
+_GAME = select(Game).where(_OWNED)
 _LOCKED_GAME = _GAME.with_for_update().execution_options(populate_existing=True)
+_GAME_ROW = select(*(_GAMES.c[name] for name in GameRow._fields)).where(_OWNED)
+_LOCKED_GAME_ROW = _GAME_ROW.with_for_update()
 _SEEN = (
-    update(Player)
-    .where(Player.id == bindparam("player"), Player.last_seen_at < bindparam("due"))
+    update(_PLAYERS)
+    .where(_PLAYERS.c.id == bindparam("player"), _PLAYERS.c.last_seen_at < bindparam("due"))
     .values(last_seen_at=bindparam("now"))
-    .execution_options(synchronize_session=False)
+)
+_SUMMARY = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game_id"))
+    .values(
+        version=bindparam("version"),
+        hand_number=bindparam("hand_number"),
+        totals=bindparam("totals"),
+        winners=bindparam("winners"),
+        updated_at=bindparam("updated_at"),
+        status=bindparam("status"),
+        finished_at=bindparam("finished_at"),
+    )
 )
 
 
@@ -152,6 +204,16 @@ def lock_game(session: Session, game_id: int, player_id: str) -> Game | None:
     """
     params = {"game_id": game_id, "player": player_id}
     return session.scalars(_LOCKED_GAME, params).one_or_none()
+
+
+def game_row(
+    executor: Executor, game_id: int, player_id: str, *, lock: bool = False
+) -> GameRow | None:
+    """The game `game_id` of `player_id` as a `GameRow`, None if missing or not theirs; with
+    `lock`, locked for the rest of the transaction (as `lock_game`)."""
+    statement = _LOCKED_GAME_ROW if lock else _GAME_ROW
+    found = executor.execute(statement, {"game_id": game_id, "player": player_id}).one_or_none()
+    return None if found is None else GameRow(*found)
 
 
 def active_game(session: Session, player_id: str) -> Game | None:
@@ -196,7 +258,7 @@ def decode_action(payload: Any) -> Action:
         raise StoredDataError(f"unreadable stored action: {err}") from err
 
 
-def load_actions(session: Session, game: Game) -> list[Action]:
+def load_actions(session: Executor, game: LogOf) -> list[Action]:
     """The game's actions in order, ready for `replay(game.game_header, actions)`: the first
     `game.version` of them, the log as it was when `game` was read.
 
@@ -244,6 +306,38 @@ def append_actions(
     stale version fails on the unique (game_id, seq) constraint. Call it on a game read with
     `lock_game` in the same transaction.
     """
+    session.flush()
+    summary = _append(session, _row_of(game), actions, state, results_before)
+    for name, value in summary.items():  # the object agrees with the row, nothing to flush
+        set_committed_value(game, name, value)
+
+
+def append_to_row(
+    executor: Executor,
+    game: GameRow,
+    actions: Sequence[Action],
+    state: GameState,
+    *,
+    results_before: int | None = None,
+) -> GameRow:
+    """`append_actions` for a `GameRow` read with `game_row(..., lock=True)`; the row after."""
+    summary = _append(executor, game, actions, state, results_before)
+    return game._replace(**{k: v for k, v in summary.items() if k in GameRow._fields})
+
+
+def _row_of(game: Game) -> GameRow:
+    return GameRow(*(getattr(game, name) for name in GameRow._fields))
+
+
+def _append(
+    executor: Executor,
+    game: GameRow,
+    actions: Sequence[Action],
+    state: GameState,
+    results_before: int | None,
+) -> dict[str, Any]:
+    """Insert the actions (one executemany) and the new hand results, update the summary; the
+    summary's new values."""
     if game.status != ACTIVE:
         raise ValueError(f"game {game.id} is {game.status}: no more actions can be stored")
     now = utcnow()
@@ -260,22 +354,25 @@ def append_actions(
                 "created_at": now,
             }
         )
-    if rows:  # one executemany, not the unit of work's bookkeeping per row
-        session.execute(insert(GameAction), rows)
-    game.version += len(actions)
-    game.hand_number = state.hand_number
-    game.totals = list(state.totals)
-    game.winners = list(state.winners)
-    game.updated_at = now
-    if state.is_over:
-        game.status = FINISHED
-        game.finished_at = now
-    _store_hand_results(session, game, state.results, results_before)
-    session.flush()
+    if rows:
+        executor.execute(insert(GameAction), rows)
+    over = state.is_over
+    summary: dict[str, Any] = {
+        "version": game.version + len(actions),
+        "hand_number": state.hand_number,
+        "totals": list(state.totals),
+        "winners": list(state.winners),
+        "updated_at": now,
+        "status": FINISHED if over else game.status,
+        "finished_at": now if over else None,
+    }
+    executor.execute(_SUMMARY, {"game_id": game.id, **summary})
+    _store_hand_results(executor, game, state.results, results_before)
+    return summary
 
 
 def _store_hand_results(
-    session: Session, game: Game, results: Sequence[HandResult], stored: int | None
+    session: Executor, game: GameRow, results: Sequence[HandResult], stored: int | None
 ) -> None:
     if stored is None:
         if not results:

@@ -153,16 +153,16 @@ def test_the_cache_forgets_a_change_whose_write_failed(
     assert game_id is not None
     table = games.table(db, caller, game_id)
     mine = table.view.hand[:3]
-    real_append = repository.append_actions
+    real_append = repository.append_to_row
 
-    def append_then_fail(*args: object, **kwargs: object) -> None:
-        real_append(*args, **kwargs)  # type: ignore[arg-type]
+    def append_then_fail(*args: Any, **kwargs: Any) -> repository.GameRow:
+        real_append(*args, **kwargs)
         raise RuntimeError("say, the disk filled up before the commit")
 
-    monkeypatch.setattr(repository, "append_actions", append_then_fail)
+    monkeypatch.setattr(repository, "append_to_row", append_then_fail)
     with pytest.raises(RuntimeError, match="disk"):
         games.act(db, INLINE, caller, game_id, table.version, Pass(0, mine))
-    monkeypatch.setattr(repository, "append_actions", real_append)
+    monkeypatch.setattr(repository, "append_to_row", real_append)
     with db.write() as session:  # another worker passes other cards at the same version
         game = repository.lock_game(session, game_id, caller.player_id)
         assert game is not None
