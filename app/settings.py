@@ -53,7 +53,7 @@ class Limits:
     """The `Retry-After` seconds of a 503."""
     rate_limits: bool = True
     """Apply the rates below (0 turns them all off)."""
-    rate_session: str = "30/second;900/minute"
+    rate_session: str = "60/second;900/minute"
     """Requests per session cookie (static files not counted)."""
     rate_address: str = "50/second;1500/minute"
     """Requests per client address (static files not counted)."""
