@@ -55,7 +55,7 @@ class Limits:
     """Apply the rates below (0 turns them all off)."""
     rate_session: str = "60/second;900/minute"
     """Requests per session cookie (static files not counted)."""
-    rate_address: str = "50/second;1500/minute"
+    rate_address: str = "100/second;3000/minute"
     """Requests per client address (static files not counted)."""
     rate_address_new_sessions: str = "20/minute;300/hour"
     """New anonymous players per client address."""
