@@ -11,7 +11,8 @@ Before each decision it first waits out the page's own pauses (the frames of the
 the advance form's delay) and then thinks a random time. A card's wait is the time of the
 card's own response plus, with the advance protocol, that of every advance request up to the
 table that lets the player act again; the pauses in between are the page's, not the server's.
-After a failed request it backs off like the page's retry and reloads the game page.
+A failed move is posted again after the page's backoff (or the server's `Retry-After`), as the
+page does; after a failure of anything else it backs off and reloads the game page.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ class Reply:
     body: str
     location: str | None
     seconds: float
+    retry_after: float = 0.0
+    """The server's `Retry-After`, in seconds (0 when it sent none)."""
 
 
 class Browser:
@@ -111,6 +114,7 @@ class Browser:
         body = b""
         wire: int | None = None
         location: str | None = None
+        retry_after = 0.0
         try:
             async with self.http.request(
                 method, path, data=form, headers=headers, allow_redirects=False
@@ -118,6 +122,8 @@ class Browser:
                 body = await response.read()
                 status = response.status
                 location = response.headers.get("Location")
+                after = response.headers.get("Retry-After", "")
+                retry_after = float(after) if after.isdigit() else 0.0
                 length = response.headers.get("Content-Length")
                 wire = int(length) if length and length.isdigit() else None
         except TimeoutError:
@@ -130,7 +136,9 @@ class Browser:
         )
         if status is None:
             return None
-        return Reply(status, body.decode("utf-8", "replace"), location, end - start)
+        return Reply(
+            status, body.decode("utf-8", "replace"), location, end - start, retry_after
+        )
 
     async def open_home(self) -> bool:
         """GET `/` and, the first time, the static files it links."""
@@ -238,11 +246,22 @@ class Player:
 
     async def act(self, path: str, form: list[tuple[str, str]], kind: str) -> Screen | None:
         """Post one of the table's forms (as htmx does) and follow the computer players up to
-        the player's next decision."""
-        reply = await self.browser.request("POST", path, kind, form, htmx=True)
-        if reply is None or reply.status != 200:
-            return None
-        return await self.follow(read_screen(reply.body), kind, reply.seconds)
+        the player's next decision. Like the page, a post that fails (the network, a 5xx, 429)
+        is sent again after the backoff or the server's `Retry-After`, whichever is longer; the
+        decision's wait runs from the first post to the answer that lets the player go on."""
+        started = time.monotonic()
+        for attempt in range(len(BACKOFF_S) + 1):
+            reply = await self.browser.request("POST", path, kind, form, htmx=True)
+            if reply is not None and reply.status == 200:
+                seconds = time.monotonic() - started
+                return await self.follow(read_screen(reply.body), kind, seconds)
+            if reply is not None and reply.status != 429 and reply.status < 500:
+                return None
+            if attempt == len(BACKOFF_S):
+                break
+            after = reply.retry_after if reply is not None else 0.0
+            await asyncio.sleep(max(BACKOFF_S[attempt], after))
+        return None
 
     async def follow(self, screen: Screen, kind: str, seconds: float) -> Screen | None:
         """Play out the computer players' cards (frames, or advance posts) and record the
