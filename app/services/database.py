@@ -92,7 +92,6 @@ class Database:
                 f" -c lock_timeout={min(statement_timeout_ms, busy_timeout_ms)}",
                 "connect_timeout": max(1, round(pool_timeout)),
             }
-            kwargs["pool_pre_ping"] = True
         engine = make_engine(url, busy_timeout_ms=busy_timeout_ms, **kwargs)
         return cls(engine, lock_timeout_s=busy_timeout_ms / 1000)
 

@@ -149,6 +149,30 @@ def _remember(game: GameLike, state: GameState) -> None:
             _cache.popitem(last=False)
 
 
+_rows: OrderedDict[tuple[int, str], GameRow] = OrderedDict()
+"""The last row this process read or wrote of each game (by game and player): a move posted at
+that row's version skips the read transaction. The write transaction checks the locked row's
+version and last write time against it, so a row another process has moved past is never
+written over: the move then takes the slow path (read, then refuse or answer the retry)."""
+
+
+def _row(game_id: int, player_id: str, version: int) -> tuple[GameRow, GameState] | None:
+    with _cache_lock:
+        row = _rows.get((game_id, player_id))
+    if row is None or row.version != version:
+        return None
+    state = _cached(row)
+    return None if state is None else (row, state)
+
+
+def _keep_row(row: GameRow) -> None:
+    with _cache_lock:
+        _rows[(row.id, row.player_id)] = row
+        _rows.move_to_end((row.id, row.player_id))
+        while len(_rows) > _CACHE_SIZE:
+            _rows.popitem(last=False)
+
+
 def _state(executor: Executor, game: GameLike) -> GameState:
     state = _cached(game)
     if state is None:
@@ -176,7 +200,9 @@ def _read(db: Database, caller: Caller, game_id: int) -> tuple[GameRow, GameStat
         game = repository.game_row(connection, game_id, caller.player_id)
         if game is None:
             raise GameNotFoundError(game_id)
-        return game, _state(connection, game)
+        state = _state(connection, game)
+    _keep_row(game)
+    return game, state
 
 
 def table(db: Database, caller: Caller, game_id: int) -> Table:
@@ -238,6 +264,7 @@ def start_game(
         game = repository.create_game(session, player, header, list(seats), seed, fast_play)
         repository.append_actions(session, game, actions, states[-1], results_before=0)
     _remember(game, states[-1])
+    _keep_row(repository.row_of(game))
     return game.id
 
 
@@ -317,8 +344,10 @@ def _change(
     first: First,
     retry_of: Action | None = None,
 ) -> Outcome:
-    """Read, check, think, then append with the version check (see the module's notes)."""
-    game, state = _read(db, caller, game_id)
+    """Read (or take this process's last row of the game), check, think, then append with the
+    version check (see the module's notes)."""
+    known = _row(game_id, caller.player_id, version)
+    game, state = known if known is not None else _read(db, caller, game_id)
     if game.status != ACTIVE or version != game.version:
         return _moved_on(db, caller, game, state, version, retry_of)
     try:
@@ -340,7 +369,11 @@ def _change(
             locked = repository.game_row(connection, game_id, caller.player_id, lock=True)
             if locked is None:
                 raise GameNotFoundError(game_id)
-            if locked.status != ACTIVE or locked.version != version:
+            if (locked.status, locked.version, locked.updated_at) != (
+                ACTIVE,
+                version,
+                game.updated_at,
+            ):
                 raise _Moved
             after = repository.append_to_row(
                 connection, locked, actions, states[-1], results_before=len(state.results)
@@ -348,6 +381,7 @@ def _change(
     except _Moved:  # say, an identical copy (a double click) got there first
         return _moved_on(db, caller, *_read(db, caller, game_id), version, retry_of)
     _remember(after, states[-1])
+    _keep_row(after)
     return _outcome(after, actions, states, version)
 
 

@@ -307,7 +307,7 @@ def append_actions(
     `lock_game` in the same transaction.
     """
     session.flush()
-    summary = _append(session, _row_of(game), actions, state, results_before)
+    summary = _append(session, row_of(game), actions, state, results_before)
     for name, value in summary.items():  # the object agrees with the row, nothing to flush
         set_committed_value(game, name, value)
 
@@ -325,7 +325,8 @@ def append_to_row(
     return game._replace(**{k: v for k, v in summary.items() if k in GameRow._fields})
 
 
-def _row_of(game: Game) -> GameRow:
+def row_of(game: Game) -> GameRow:
+    """The `GameRow` of an ORM game."""
     return GameRow(*(getattr(game, name) for name in GameRow._fields))
 
 
