@@ -74,8 +74,13 @@ def gettext(message: str) -> str:
 
 def name(message_id: str | None) -> Markup:
     """A name the view-model passes as a message id (a seat's name), translated and escaped for
-    a template ("" for none)."""
-    return escape(gettext(message_id)) if message_id else Markup()
+    a template ("" for none); made once per language (a table names seats dozens of times)."""
+    return _name(current(), message_id) if message_id else Markup()
+
+
+@cache
+def _name(language: str, message_id: str) -> Markup:
+    return escape(translations(language).gettext(message_id))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
