@@ -1,7 +1,7 @@
 """Load benchmark: the real server, real HTTP, real games, simulated players at human pace.
 
     python -m bench.server [--players 200] [--level easy|medium|hard] [--hard-players 0]
-        [--duration 60] [--ramp 10] [--processes 1] [--database-url postgresql+psycopg://…]
+        [--duration 60] [--ramp 10] [--processes N] [--database-url postgresql+psycopg://…]
         [--env KEY=VALUE]... [--ceiling] [--seed 1]
 
 It migrates a temporary database (a SQLite file by default; with `--database-url` a fresh
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import resource
 import sys
@@ -306,7 +307,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
     parser.add_argument("--ramp", type=float, help="ramp-up seconds (default 10; 2 at ceiling)")
-    parser.add_argument("--processes", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="server processes (default: one per core, as scripts/serve)",
+    )
     parser.add_argument(
         "--database-url",
         help="a PostgreSQL server (postgresql+psycopg://…) to create the temporary database "
