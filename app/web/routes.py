@@ -11,10 +11,12 @@ plain form post gets a redirect to the game page, or the page with the message a
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from app.bots import Level
@@ -93,6 +95,34 @@ async def form_fields(request: Request) -> dict[str, str]:
 FormDep = Annotated[dict[str, str], Depends(form_fields)]
 
 
+def rule_options(request: Request, form: dict[str, str], error: str | None) -> Markup:
+    """The new-game form's rule options (the page's heaviest part): rendered once per language
+    for an empty form, else with the visitor's choices."""
+    if not form and not error:
+        return _blank_rule_options(request.app.state.templates, i18n.current())
+    return _rule_options(request.app.state.templates, form, error)
+
+
+@cache
+def _blank_rule_options(templates: Any, language: str) -> Markup:
+    return _rule_options(templates, {}, None)
+
+
+def _rule_options(templates: Any, form: dict[str, str], error: str | None) -> Markup:
+    template = templates.env.get_template("partials/rule_options.html")
+    context = {
+        "fields": options_form.FIELDS,
+        "presets": options_form.PRESETS,
+        "defaults": {
+            p: options_form.defaults(p, options_form.DEFAULT_PLAYERS[p])
+            for p in options_form.PRESETS
+        },
+        "form": form,
+        "error": error,
+    }
+    return Markup(template.render(context))
+
+
 def _home(
     request: Request,
     svc: ServicesDep,
@@ -101,16 +131,12 @@ def _home(
     error: str | None = None,
 ) -> Response:
     context = {
+        "rule_options": rule_options(request, form or {}, error),
         "active_game": games.active_game_id(svc.db, caller),
         "levels": list(Level),
-        "fields": options_form.FIELDS,
         "presets": options_form.PRESETS,
         "player_counts": options_form.PLAYER_COUNTS,
         "default_players": options_form.DEFAULT_PLAYERS,
-        "defaults": {
-            p: options_form.defaults(p, options_form.DEFAULT_PLAYERS[p])
-            for p in options_form.PRESETS
-        },
         "form": form or {},
         "error": error,
     }
