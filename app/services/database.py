@@ -17,10 +17,12 @@ traceback.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from filelock import FileLock, Timeout
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session
@@ -55,17 +57,21 @@ def _translated() -> Iterator[None]:
 class Database:
     """One database: its engine, and read and write transactions on it.
 
-    On SQLite, the writers of this process also queue on a lock of their own before they ask for
-    the file's: SQLite's busy handler retries by sleeping (up to 100 ms a time), so writers that
-    met at the file would each wait far longer than the few milliseconds a write takes, while a
-    thread lock hands over at once. Writers of other processes still meet at the file.
+    On SQLite, writers queue on locks of their own before they ask for the file's: SQLite's busy
+    handler retries by sleeping (10, 25, then 100 ms a time), so writers that met at the file
+    would each wait far longer than the millisecond or two a write takes. The writers of one
+    process queue on a thread lock, which hands over at once; the server processes on one file
+    then take turns on a lock file beside it (`hearts.db.lock`), polled every millisecond.
     """
 
     def __init__(self, engine: Engine, *, lock_timeout_s: float = 2.0) -> None:
         self.engine = engine
         self._reader = reader(engine)
         self._writer = writer(engine)
-        self._write_lock = threading.Lock() if engine.dialect.name == "sqlite" else None
+        sqlite = engine.dialect.name == "sqlite"
+        self._write_lock = threading.Lock() if sqlite else None
+        path = engine.url.database if sqlite else None
+        self._file_lock = FileLock(f"{path}.lock") if path and path != ":memory:" else None
         self._lock_timeout_s = lock_timeout_s
 
     @classmethod
@@ -125,14 +131,28 @@ class Database:
     @contextmanager
     def _writing(self) -> Iterator[None]:
         lock = self._write_lock
-        if lock is not None and not lock.acquire(timeout=self._lock_timeout_s):
-            raise ServiceUnavailableError("database busy: too many writers waiting")
-        try:
+        if lock is None:
             with _translated():
                 yield
+            return
+        started = time.monotonic()
+        if not lock.acquire(timeout=self._lock_timeout_s):
+            raise ServiceUnavailableError("database busy: too many writers waiting")
+        try:
+            if self._file_lock is not None:
+                left = max(0.0, self._lock_timeout_s - (time.monotonic() - started))
+                try:
+                    self._file_lock.acquire(timeout=left, poll_interval=0.001)
+                except Timeout:
+                    raise ServiceUnavailableError("database busy: another process writes") from None
+            try:
+                with _translated():
+                    yield
+            finally:
+                if self._file_lock is not None:
+                    self._file_lock.release()
         finally:
-            if lock is not None:
-                lock.release()
+            lock.release()
 
     def ping(self) -> None:
         """Raise `ServiceUnavailableError` unless the database answers a query now."""
