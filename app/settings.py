@@ -40,11 +40,12 @@ class Limits:
     """Request bodies larger than this get 413 (our forms are under 4 KB)."""
     body_timeout: float = 10.0
     """Seconds a client has to send its whole body; then 408 and the connection is closed."""
-    max_active_requests: int = 10
+    max_active_requests: int = 4
     """Requests in progress at once in this process (static files and /healthz not counted).
-    Python runs one thread at a time, so more only share the CPU more thinly (40 clients without
-    pause: at 32, p99 2.4 s and 500s from SQLite lock waits; at 10, p99 1.3 s and none, for 5 %
-    fewer answers); keep it within the database connection pool."""
+    Python runs one thread at a time, so more only share the CPU more thinly, and a request
+    holding SQLite's write lock waits longer for the interpreter (500 players on two processes:
+    card p95 149 ms at 10, 61 ms at 4, 54 ms at 2); keep it within the database connection
+    pool."""
     queue_timeout: float = 0.8
     """Seconds a request may wait for a free place before it gets 503."""
     max_queued_requests: int = 64
