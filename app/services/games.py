@@ -366,18 +366,11 @@ def _change(
     try:
         with db.writing() as connection:
             players.touch(connection, caller)
-            locked = repository.game_row(connection, game_id, caller.player_id, lock=True)
-            if locked is None:
-                raise GameNotFoundError(game_id)
-            if (locked.status, locked.version, locked.updated_at) != (
-                ACTIVE,
-                version,
-                game.updated_at,
-            ):
-                raise _Moved
-            after = repository.append_to_row(
-                connection, locked, actions, states[-1], results_before=len(state.results)
+            after = repository.advance_game(
+                connection, game, actions, states[-1], results_before=len(state.results)
             )
+            if after is None:  # missing, or moved on since `game` was read
+                raise _Moved
     except _Moved:  # say, an identical copy (a double click) got there first
         return _moved_on(db, caller, *_read(db, caller, game_id), version, retry_of)
     _remember(after, states[-1])

@@ -11,9 +11,11 @@ period after the last visit.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from threading import Lock
 
 from sqlalchemy.orm import Session
 
@@ -65,14 +67,30 @@ class Caller:
         return self.token or NOBODY
 
 
+_checked: OrderedDict[str, datetime] = OrderedDict()
+"""When this process last recorded (or found recorded) each player's visit: within the hour
+after, a move needs no statement for it."""
+_checked_lock = Lock()
+_CHECKED_SIZE = 10_000
+
+
 def touch(executor: Executor, caller: Caller, now: datetime | None = None) -> None:
     """Record the caller's visit if its last one is an hour old (and then re-send its cookie);
     nothing for an unknown browser."""
     if caller.token is None:
         return
     now = now or utcnow()
+    with _checked_lock:
+        checked = _checked.get(caller.token)
+    if checked is not None and now - checked < SEEN_EVERY:
+        return
     if repository.mark_seen_if_due(executor, caller.token, now, now - SEEN_EVERY):
         caller.issued = caller.token
+    with _checked_lock:
+        _checked[caller.token] = now
+        _checked.move_to_end(caller.token)
+        while len(_checked) > _CHECKED_SIZE:
+            _checked.popitem(last=False)
 
 
 def touch_or_create(session: Session, caller: Caller, now: datetime | None = None) -> Player:

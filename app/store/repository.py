@@ -170,25 +170,32 @@ _OWNED = (_GAMES.c.id == bindparam("game_id")) & (_GAMES.c.player_id == bindpara
 _GAME = select(Game).where(_OWNED)
 _LOCKED_GAME = _GAME.with_for_update().execution_options(populate_existing=True)
 _GAME_ROW = select(*(_GAMES.c[name] for name in GameRow._fields)).where(_OWNED)
-_LOCKED_GAME_ROW = _GAME_ROW.with_for_update()
 _SEEN = (
     update(_PLAYERS)
     .where(_PLAYERS.c.id == bindparam("player"), _PLAYERS.c.last_seen_at < bindparam("due"))
     .values(last_seen_at=bindparam("now"))
 )
-_SUMMARY = (
-    update(_GAMES)
-    .where(_GAMES.c.id == bindparam("game_id"))
-    .values(
-        version=bindparam("version"),
-        hand_number=bindparam("hand_number"),
-        totals=bindparam("totals"),
-        winners=bindparam("winners"),
-        updated_at=bindparam("updated_at"),
-        status=bindparam("status"),
-        finished_at=bindparam("finished_at"),
-    )
+_SUMMARY_COLUMNS = (
+    "version",
+    "hand_number",
+    "totals",
+    "winners",
+    "updated_at",
+    "status",
+    "finished_at",
 )
+_NEW_SUMMARY: dict[str, Any] = {name: bindparam(name) for name in _SUMMARY_COLUMNS}
+_ADVANCE = (
+    update(_GAMES)
+    .where(
+        _OWNED,
+        _GAMES.c.version == bindparam("was_version"),
+        _GAMES.c.updated_at == bindparam("was_updated_at"),
+        _GAMES.c.status == ACTIVE,
+    )
+    .values(**_NEW_SUMMARY)
+)
+_SUMMARY = update(_GAMES).where(_GAMES.c.id == bindparam("game_id")).values(**_NEW_SUMMARY)
 
 
 def get_game(session: Session, game_id: int, player_id: str) -> Game | None:
@@ -206,13 +213,9 @@ def lock_game(session: Session, game_id: int, player_id: str) -> Game | None:
     return session.scalars(_LOCKED_GAME, params).one_or_none()
 
 
-def game_row(
-    executor: Executor, game_id: int, player_id: str, *, lock: bool = False
-) -> GameRow | None:
-    """The game `game_id` of `player_id` as a `GameRow`, None if missing or not theirs; with
-    `lock`, locked for the rest of the transaction (as `lock_game`)."""
-    statement = _LOCKED_GAME_ROW if lock else _GAME_ROW
-    found = executor.execute(statement, {"game_id": game_id, "player": player_id}).one_or_none()
+def game_row(executor: Executor, game_id: int, player_id: str) -> GameRow | None:
+    """The game `game_id` of `player_id` as a `GameRow`, None if missing or not theirs."""
+    found = executor.execute(_GAME_ROW, {"game_id": game_id, "player": player_id}).one_or_none()
     return None if found is None else GameRow(*found)
 
 
@@ -312,16 +315,30 @@ def append_actions(
         set_committed_value(game, name, value)
 
 
-def append_to_row(
+def advance_game(
     executor: Executor,
     game: GameRow,
     actions: Sequence[Action],
     state: GameState,
     *,
     results_before: int | None = None,
-) -> GameRow:
-    """`append_actions` for a `GameRow` read with `game_row(..., lock=True)`; the row after."""
-    summary = _append(executor, game, actions, state, results_before)
+) -> GameRow | None:
+    """`append_actions` for a `GameRow`, if the game is still exactly that row (its owner,
+    version, last write and active status): one conditional UPDATE is the version check and
+    takes the row's lock (no SELECT … FOR UPDATE first), then the log and results are inserted.
+    The row after, or None (nothing written) if the game is missing or has moved on."""
+    summary = _summary(game, actions, state)
+    params = {
+        "game_id": game.id,
+        "player": game.player_id,
+        "was_version": game.version,
+        "was_updated_at": game.updated_at,
+        **summary,
+    }
+    if getattr(executor.execute(_ADVANCE, params), "rowcount", 0) != 1:
+        return None
+    _insert_log(executor, game, actions, summary["updated_at"])
+    _store_hand_results(executor, game, state.results, results_before)
     return game._replace(**{k: v for k, v in summary.items() if k in GameRow._fields})
 
 
@@ -341,7 +358,32 @@ def _append(
     summary's new values."""
     if game.status != ACTIVE:
         raise ValueError(f"game {game.id} is {game.status}: no more actions can be stored")
+    summary = _summary(game, actions, state)
+    _insert_log(executor, game, actions, summary["updated_at"])
+    executor.execute(_SUMMARY, {"game_id": game.id, **summary})
+    _store_hand_results(executor, game, state.results, results_before)
+    return summary
+
+
+def _summary(game: GameRow, actions: Sequence[Action], state: GameState) -> dict[str, Any]:
+    """The game's summary columns once `actions` (leading to `state`) are appended."""
     now = utcnow()
+    over = state.is_over
+    return {
+        "version": game.version + len(actions),
+        "hand_number": state.hand_number,
+        "totals": list(state.totals),
+        "winners": list(state.winners),
+        "updated_at": now,
+        "status": FINISHED if over else game.status,
+        "finished_at": now if over else None,
+    }
+
+
+def _insert_log(
+    executor: Executor, game: GameRow, actions: Sequence[Action], now: datetime
+) -> None:
+    """The actions after the game's last one (`seq` from its version), in one executemany."""
     rows = []
     for offset, action in enumerate(actions):
         payload = encode_action(action)
@@ -357,19 +399,6 @@ def _append(
         )
     if rows:
         executor.execute(insert(GameAction), rows)
-    over = state.is_over
-    summary: dict[str, Any] = {
-        "version": game.version + len(actions),
-        "hand_number": state.hand_number,
-        "totals": list(state.totals),
-        "winners": list(state.winners),
-        "updated_at": now,
-        "status": FINISHED if over else game.status,
-        "finished_at": now if over else None,
-    }
-    executor.execute(_SUMMARY, {"game_id": game.id, **summary})
-    _store_hand_results(executor, game, state.results, results_before)
-    return summary
 
 
 def _store_hand_results(

@@ -153,16 +153,16 @@ def test_the_cache_forgets_a_change_whose_write_failed(
     assert game_id is not None
     table = games.table(db, caller, game_id)
     mine = table.view.hand[:3]
-    real_append = repository.append_to_row
+    real_advance = repository.advance_game
 
-    def append_then_fail(*args: Any, **kwargs: Any) -> repository.GameRow:
-        real_append(*args, **kwargs)
+    def advance_then_fail(*args: Any, **kwargs: Any) -> repository.GameRow:
+        assert real_advance(*args, **kwargs) is not None
         raise RuntimeError("say, the disk filled up before the commit")
 
-    monkeypatch.setattr(repository, "append_to_row", append_then_fail)
+    monkeypatch.setattr(repository, "advance_game", advance_then_fail)
     with pytest.raises(RuntimeError, match="disk"):
         games.act(db, INLINE, caller, game_id, table.version, Pass(0, mine))
-    monkeypatch.setattr(repository, "append_to_row", real_append)
+    monkeypatch.setattr(repository, "advance_game", real_advance)
     with db.write() as session:  # another worker passes other cards at the same version
         game = repository.lock_game(session, game_id, caller.player_id)
         assert game is not None
