@@ -136,9 +136,7 @@ class Browser:
         )
         if status is None:
             return None
-        return Reply(
-            status, body.decode("utf-8", "replace"), location, end - start, retry_after
-        )
+        return Reply(status, body.decode("utf-8", "replace"), location, end - start, retry_after)
 
     async def open_home(self) -> bool:
         """GET `/` and, the first time, the static files it links."""
