@@ -3,7 +3,9 @@ human's next one), deal the next hand, show the table.
 
 A game is its stored action log; the state is rebuilt by replay (cached per process by game,
 version and the time of the game's last write, so a cached state is only ever found again for
-the very write that stored it).
+the very write that stored it). A game another process has moved on is brought up to date from
+the newest committed state this process knows of it, with only the actions after it read and
+applied: the log only grows.
 
 One request per human decision. Every change runs in three steps:
 1. read (a read transaction, no lock): the game, its state, the version check, the rules check;
@@ -143,10 +145,36 @@ def _cached(game: GameLike) -> GameState | None:
 
 
 def _remember(game: GameLike, state: GameState) -> None:
+    """Remember the state of a game as committed (never a state of a write still open)."""
     with _cache_lock:
         _cache[_key(game)] = state
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
+        known = _latest.get((game.id, game.seed))
+        if known is None or known[0] <= game.version:
+            _latest[(game.id, game.seed)] = (game.version, state)
+            _latest.move_to_end((game.id, game.seed))
+            while len(_latest) > _CACHE_SIZE:
+                _latest.popitem(last=False)
+
+
+_latest: OrderedDict[tuple[int, int], tuple[int, GameState]] = OrderedDict()
+"""The newest committed state this process knows of each game, with its version, by the game's
+id and seed (62 random bits, so a game of the same id in another database, or after a purge, is
+never taken for it)."""
+
+
+def _caught_up(executor: Executor, game: GameLike) -> GameState | None:
+    """The game's state from the newest one this process knows at an earlier version and the
+    actions stored after it, or None when this process knows none."""
+    with _cache_lock:
+        known = _latest.get((game.id, game.seed))
+    if known is None or known[0] > game.version:
+        return None
+    version, state = known
+    for action in repository.load_actions(executor, game, since=version):
+        state = apply(state, action)
+    return state
 
 
 _rows: OrderedDict[tuple[int, str], GameRow] = OrderedDict()
@@ -176,8 +204,10 @@ def _keep_row(row: GameRow) -> None:
 def _state(executor: Executor, game: GameLike) -> GameState:
     state = _cached(game)
     if state is None:
+        state = _caught_up(executor, game)
+    if state is None:
         state = replay(GameHeader.from_json(game.header), repository.load_actions(executor, game))
-        _remember(game, state)
+    _remember(game, state)
     return state
 
 

@@ -261,9 +261,10 @@ def decode_action(payload: Any) -> Action:
         raise StoredDataError(f"unreadable stored action: {err}") from err
 
 
-def load_actions(session: Executor, game: LogOf) -> list[Action]:
+def load_actions(session: Executor, game: LogOf, since: int = 0) -> list[Action]:
     """The game's actions in order, ready for `replay(game.game_header, actions)`: the first
-    `game.version` of them, the log as it was when `game` was read.
+    `game.version` of them, the log as it was when `game` was read; with `since`, only those
+    after the first `since` (to bring a state known at version `since` up to date).
 
     The log only grows, and a writer appends actions and raises the version in one transaction;
     but the row and the log may be read at different moments (two statements of a PostgreSQL
@@ -271,20 +272,24 @@ def load_actions(session: Executor, game: LogOf) -> list[Action]:
     not part of the game that was read."""
     stmt = (
         select(GameAction.seq, GameAction.payload)
-        .where(GameAction.game_id == game.id, GameAction.seq < game.version)
+        .where(
+            GameAction.game_id == game.id,
+            GameAction.seq >= since,
+            GameAction.seq < game.version,
+        )
         .order_by(GameAction.seq)
     )
     actions: list[Action] = []
-    for expected, (seq, payload) in enumerate(session.execute(stmt)):
+    for expected, (seq, payload) in enumerate(session.execute(stmt), start=since):
         if seq != expected:
             raise StoredDataError(f"game {game.id}: action {expected} is missing from the log")
         try:
             actions.append(decode_action(payload))
         except StoredDataError as err:
             raise StoredDataError(f"game {game.id}, action {seq}: {err}") from err
-    if len(actions) != game.version:
+    if since + len(actions) != game.version:
         raise StoredDataError(
-            f"game {game.id}: action {len(actions)} is missing from the log"
+            f"game {game.id}: action {since + len(actions)} is missing from the log"
             f" (the game is at version {game.version})"
         )
     return actions

@@ -3,7 +3,8 @@
 A game abandoned for a newer one (say, from another tab whose page still auto-posts `/advance`)
 refuses every change with the "moved on" answer (409) instead of failing, and its page no longer
 asks the server to advance. The per-process state cache never serves a state that was not the
-one committed: not after a write that failed, nor for another database's game of the same id.
+one committed: not after a write that failed, nor for another database's game of the same id;
+a game another process moved on is brought up to date from the state this process knows.
 """
 
 from __future__ import annotations
@@ -170,6 +171,36 @@ def test_the_cache_forgets_a_change_whose_write_failed(
         theirs = Pass(0, state.hand.hands[0][-3:] if state.hand else ())
         repository.append_actions(session, game, [theirs], apply(state, theirs))
     table = games.table(db, caller, game_id)
+    assert table.view == view_for(_stored_state(db, game_id), 0)
+    assert set(table.view.passed or ()) == set(theirs.cards)
+
+
+def test_a_game_another_process_moved_on_is_caught_up_from_the_state_known_here(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process stores the human's pass: this one reads only the action after the state
+    it knows (not the whole log) and shows the stored table."""
+    caller = new_caller(db)
+    game_id = games.active_game_id(db, caller)
+    assert game_id is not None
+    before = games.table(db, caller, game_id)
+    with db.write() as session:  # another process, whose cache this one does not share
+        game = repository.lock_game(session, game_id, caller.player_id)
+        assert game is not None
+        state = replay(GameHeader.from_json(game.header), repository.load_actions(session, game))
+        theirs = Pass(0, state.hand.hands[0][:3] if state.hand else ())
+        repository.append_actions(session, game, [theirs], apply(state, theirs))
+    loads: list[tuple[int, int]] = []
+    real_load = repository.load_actions
+
+    def counted(executor: Any, game: Any, since: int = 0) -> list[Action]:
+        loads.append((game.version, since))
+        return real_load(executor, game, since)
+
+    monkeypatch.setattr(repository, "load_actions", counted)
+    table = games.table(db, caller, game_id)
+    assert loads == [(before.version + 1, before.version)]
+    monkeypatch.setattr(repository, "load_actions", real_load)
     assert table.view == view_for(_stored_state(db, game_id), 0)
     assert set(table.view.passed or ()) == set(theirs.cards)
 
