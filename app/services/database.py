@@ -27,7 +27,7 @@ from sqlalchemy import Connection, Engine, text
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session
 
-from app.store.db import make_engine, reader, writer
+from app.store.db import make_engine, reader, statement_reader, writer
 
 RETRY_AFTER_S = 1
 """What a busy answer tells the browser to wait before it retries (seconds)."""
@@ -67,6 +67,7 @@ class Database:
     def __init__(self, engine: Engine, *, lock_timeout_s: float = 2.0) -> None:
         self.engine = engine
         self._reader = reader(engine)
+        self._statement_reader = statement_reader(engine)
         self._writer = writer(engine)
         sqlite = engine.dialect.name == "sqlite"
         self._write_lock = threading.Lock() if sqlite else None
@@ -118,8 +119,10 @@ class Database:
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
-        """`read` on a Core connection, for a move's path (no ORM session to set up)."""
-        with _translated(), self._reader.connect() as connection:
+        """Reads on a Core connection, for a move's path (no ORM session to set up), whose
+        statements need not share a snapshot: on PostgreSQL each runs on its own (autocommit,
+        no `BEGIN` and `ROLLBACK` round trips); on SQLite in a deferred transaction."""
+        with _translated(), self._statement_reader.connect() as connection:
             yield connection
 
     @contextmanager

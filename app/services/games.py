@@ -8,7 +8,8 @@ the newest committed state this process knows of it, with only the actions after
 applied: the log only grows.
 
 One request per human decision. Every change runs in three steps:
-1. read (a read transaction, no lock): the game, its state, the version check, the rules check;
+1. read (no lock; on PostgreSQL not even a transaction): the game, its state, the version
+   check, the rules check;
 2. think (no transaction): the computer players act until the human's next decision
    (`computers`, Hard in worker processes), and the states in between are computed;
 3. write (a short write transaction): the game row is locked, the version checked again and
@@ -53,7 +54,7 @@ from app.services.computers import Thinkers
 from app.services.database import Database
 from app.services.players import Caller
 from app.store import repository
-from app.store.models import ACTIVE, Game
+from app.store.models import ACTIVE, Game, utcnow
 from app.store.models import HUMAN as HUMAN  # noqa: PLC0414 (re-exported for the web layer)
 from app.store.repository import Executor, GameRow
 
@@ -241,10 +242,12 @@ def table(db: Database, caller: Caller, game_id: int) -> Table:
 
 
 def active_game_id(db: Database, caller: Caller) -> int | None:
-    """The caller's game in progress, if any (for "Continue")."""
-    with db.read() as session:
-        game = repository.active_game(session, caller.player_id)
-        return None if game is None else game.id
+    """The caller's game in progress, if any (for "Continue"); none for an unknown browser,
+    without asking the database."""
+    if caller.token is None:
+        return None
+    with db.reading() as connection:
+        return repository.active_game_id(connection, caller.token)
 
 
 def options_of(db: Database, caller: Caller, game_id: int) -> RuleOptions:
@@ -281,20 +284,20 @@ def start_game(
     state = new_game(options, header.first_dealer)
     deal = _deal(seed, state)
     actions, states = _play_out(state, [deal], seats, seed, 0, thinkers)
-    with db.write() as session:
-        player = players.touch_or_create(session, caller)
-        # One start at a time per player: on PostgreSQL two tabs' starts would otherwise both
+    with db.writing() as connection:
+        # A known player's row is locked: on PostgreSQL two tabs' starts would otherwise both
         # find no game in progress (SQLite's write lock already orders them).
-        session.refresh(player, with_for_update=True)
-        previous = repository.active_game(session, player.id)
+        player_id, created = players.claim(connection, caller)
+        previous = None if created else repository.active_game_id(connection, player_id)
         if previous is not None:
             if keep_active:
-                return previous.id
-            repository.mark_abandoned(session, previous)
-        game = repository.create_game(session, player, header, list(seats), seed, fast_play)
-        repository.append_actions(session, game, actions, states[-1], results_before=0)
+                return previous
+            repository.abandon_game(connection, previous, utcnow())
+        game = repository.start_game(
+            connection, player_id, header, seats, seed, fast_play, actions, states[-1]
+        )
     _remember(game, states[-1])
-    _keep_row(repository.row_of(game))
+    _keep_row(game)
     return game.id
 
 

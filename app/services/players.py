@@ -17,10 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from threading import Lock
 
-from sqlalchemy.orm import Session
-
 from app.store import repository
-from app.store.models import Player, utcnow
+from app.store.models import utcnow
 from app.store.repository import Executor
 
 SEEN_EVERY = timedelta(hours=1)
@@ -93,16 +91,17 @@ def touch(executor: Executor, caller: Caller, now: datetime | None = None) -> No
             _checked.popitem(last=False)
 
 
-def touch_or_create(session: Session, caller: Caller, now: datetime | None = None) -> Player:
-    """The caller's player (its visit recorded as `touch` does), created with a fresh token,
-    never the one offered, if the database does not know it."""
+def claim(executor: Executor, caller: Caller, now: datetime | None = None) -> tuple[str, bool]:
+    """The caller's player id (its visit recorded as `touch` does), and whether it was created
+    now, with a fresh token, never the one offered, because the database did not know it. A
+    known player's row is locked for the rest of the transaction (one start at a time)."""
     now = now or utcnow()
-    touch(session, caller, now)
-    player = repository.get_player(session, caller.token) if caller.token else None
-    if player is None:
-        wait = caller.wait_to_create()
-        if wait > 0:
-            raise RateLimitedError(wait)
-        player = repository.create_player(session, now)
-        caller.token = caller.issued = player.id
-    return player
+    touch(executor, caller, now)
+    if caller.token is not None and repository.lock_player(executor, caller.token):
+        return caller.token, False
+    wait = caller.wait_to_create()
+    if wait > 0:
+        raise RateLimitedError(wait)
+    token = repository.insert_player(executor, now)
+    caller.token = caller.issued = token
+    return token, True

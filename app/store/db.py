@@ -66,6 +66,16 @@ def reader(engine: Engine) -> Engine:
     return engine
 
 
+def statement_reader(engine: Engine) -> Engine:
+    """The same engine (and pool) for reads whose statements need no common snapshot (a move's
+    read of a game row, then of the log below its version, which never changes once written).
+    On PostgreSQL they run in autocommit, each statement on its own: no `BEGIN` and `ROLLBACK`
+    round trips. On SQLite, `reader`'s deferred transactions cost nothing of the kind."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return reader(engine)
+
+
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     """Sessions bound to `engine`; objects stay readable after a commit."""
     return sessionmaker(bind=engine, expire_on_commit=False)

@@ -98,14 +98,7 @@ def create_game(
 ) -> Game:
     """A new active game with no actions yet (version 0); `seats` names "human" or a bot level
     for every seat (one `game_seats` row each), and `seed` must fit a signed 64-bit integer."""
-    n = header.options.num_players
-    if len(seats) != n:
-        raise ValueError(f"a {n}-seat game needs {n} seats, not {len(seats)}")
-    unknown = [s for s in seats if s not in SEAT_KINDS]
-    if unknown:
-        raise ValueError(f"unknown seat kinds {unknown}: use one of {SEAT_KINDS}")
-    if not -(2**63) <= seed < 2**63:
-        raise ValueError("the seed must fit a signed 64-bit integer")
+    n = _check_new_game(header, seats, seed)
     now = utcnow()
     game = Game(
         player_id=player.id,
@@ -132,6 +125,19 @@ def create_game(
     )
     session.flush()
     return game
+
+
+def _check_new_game(header: GameHeader, seats: Sequence[str], seed: int) -> int:
+    """The number of seats of a new game, after checking its seats and seed."""
+    n = header.options.num_players
+    if len(seats) != n:
+        raise ValueError(f"a {n}-seat game needs {n} seats, not {len(seats)}")
+    unknown = [s for s in seats if s not in SEAT_KINDS]
+    if unknown:
+        raise ValueError(f"unknown seat kinds {unknown}: use one of {SEAT_KINDS}")
+    if not -(2**63) <= seed < 2**63:
+        raise ValueError("the seed must fit a signed 64-bit integer")
+    return n
 
 
 Executor = Session | Connection
@@ -196,6 +202,18 @@ _ADVANCE = (
     .values(**_NEW_SUMMARY)
 )
 _SUMMARY = update(_GAMES).where(_GAMES.c.id == bindparam("game_id")).values(**_NEW_SUMMARY)
+_LOCKED_PLAYER = select(_PLAYERS.c.id).where(_PLAYERS.c.id == bindparam("player")).with_for_update()
+_ACTIVE_GAME_ID = (
+    select(_GAMES.c.id)
+    .where(_GAMES.c.player_id == bindparam("player"), _GAMES.c.status == ACTIVE)
+    .order_by(_GAMES.c.updated_at.desc(), _GAMES.c.id.desc())
+    .limit(1)
+)
+_ABANDON = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.status == ACTIVE)
+    .values(status=ABANDONED, updated_at=bindparam("now"))
+)
 
 
 def get_game(session: Session, game_id: int, player_id: str) -> Game | None:
@@ -217,17 +235,6 @@ def game_row(executor: Executor, game_id: int, player_id: str) -> GameRow | None
     """The game `game_id` of `player_id` as a `GameRow`, None if missing or not theirs."""
     found = executor.execute(_GAME_ROW, {"game_id": game_id, "player": player_id}).one_or_none()
     return None if found is None else GameRow(*found)
-
-
-def active_game(session: Session, player_id: str) -> Game | None:
-    """The player's most recently updated active game, if any."""
-    stmt = (
-        select(Game)
-        .where(Game.player_id == player_id, Game.status == ACTIVE)
-        .order_by(Game.updated_at.desc(), Game.id.desc())
-        .limit(1)
-    )
-    return session.scalars(stmt).first()
 
 
 def mark_abandoned(session: Session, game: Game) -> None:
@@ -345,6 +352,69 @@ def advance_game(
     _insert_log(executor, game, actions, summary["updated_at"])
     _store_hand_results(executor, game, state.results, results_before)
     return game._replace(**{k: v for k, v in summary.items() if k in GameRow._fields})
+
+
+def insert_player(executor: Executor, now: datetime) -> str:
+    """A new anonymous player with a fresh random token as its id (one INSERT); its id."""
+    token = new_token()
+    executor.execute(insert(_PLAYERS), {"id": token, "created_at": now, "last_seen_at": now})
+    return token
+
+
+def lock_player(executor: Executor, player_id: str) -> bool:
+    """Lock the player's row for the rest of the transaction (PostgreSQL; SQLite's write lock
+    already orders writers); whether the player exists."""
+    return executor.execute(_LOCKED_PLAYER, {"player": player_id}).first() is not None
+
+
+def active_game_id(executor: Executor, player_id: str) -> int | None:
+    """The id of the player's most recently updated active game, if any (one small SELECT)."""
+    return executor.execute(_ACTIVE_GAME_ID, {"player": player_id}).scalar()
+
+
+def abandon_game(executor: Executor, game_id: int, now: datetime) -> None:
+    """Mark an active game abandoned (a finished or abandoned game is left as it is)."""
+    executor.execute(_ABANDON, {"game_id": game_id, "now": now})
+
+
+def start_game(
+    executor: Executor,
+    player_id: str,
+    header: GameHeader,
+    seats: Sequence[str],
+    seed: int,
+    fast_play: bool,
+    actions: Sequence[Action],
+    state: GameState,
+) -> GameRow:
+    """`create_game` then `append_actions` in Core statements, as a move's path does: the game
+    row is inserted with its summary after `actions` (leading to `state`) already in it, then
+    the seats and the log. The new game's row."""
+    n = _check_new_game(header, seats, seed)
+    now = utcnow()
+    empty = GameRow(0, player_id, header.to_json(), list(seats), seed, fast_play, ACTIVE, 0, 0, now)
+    summary = _summary(empty, actions, state)
+    values = {
+        "player_id": player_id,
+        "header": empty.header,
+        "variant": header.options.variant.value,
+        "num_players": n,
+        "omnibus": header.options.omnibus,
+        "seats": empty.seats,
+        "seed": seed,
+        "fast_play": fast_play,
+        "created_at": now,
+        **summary,
+    }
+    game_id = executor.execute(insert(_GAMES).returning(_GAMES.c.id), values).scalar_one()
+    executor.execute(
+        insert(GameSeat),
+        [{"game_id": game_id, "seat": seat, "kind": kind} for seat, kind in enumerate(seats)],
+    )
+    new = empty._replace(id=game_id)
+    _insert_log(executor, new, actions, summary["updated_at"])
+    _store_hand_results(executor, new, state.results, 0)
+    return new._replace(**{k: v for k, v in summary.items() if k in GameRow._fields})
 
 
 def row_of(game: Game) -> GameRow:

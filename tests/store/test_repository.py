@@ -33,7 +33,8 @@ from app.store import (
     HandResultRow,
     Player,
     StoredDataError,
-    active_game,
+    abandon_game,
+    active_game_id,
     append_actions,
     create_game,
     create_player,
@@ -47,6 +48,7 @@ from app.store import (
     mark_seen,
     reader,
 )
+from app.store.models import utcnow
 from tests.store.helpers import chunks, moon_deal, random_game
 
 OPTIONS = {
@@ -310,29 +312,31 @@ def test_active_game_is_the_latest_active_one(sessions: sessionmaker[Session]) -
         stranger = create_player(session)
         first, state = _dealt_game(session, player)
         second, _ = _dealt_game(session, player)
-        _dealt_game(session, stranger)
+        theirs, _ = _dealt_game(session, stranger)
         first.updated_at = second.updated_at - timedelta(minutes=5)
     with sessions.begin() as session:
-        found = active_game(session, player.id)
-        assert found is not None and found.id == second.id
+        assert active_game_id(session, player.id) == second.id
         # Playing on in the first game makes it the latest.
         game = lock_game(session, first.id, player.id)
         assert game is not None
         after = replay(GameHeader(state.options), _log(session, first.id, player.id))
         append_actions(session, game, [legal_actions(after)[0]], after)
     with sessions.begin() as session:
-        found = active_game(session, player.id)
-        assert found is not None and found.id == first.id
-        mark_abandoned(session, found)
-        assert found.status == ABANDONED
+        assert active_game_id(session, player.id) == first.id
+        abandon_game(session, first.id, utcnow())
+        found = get_game(session, first.id, player.id)
+        assert found is not None and found.status == ABANDONED
     with sessions.begin() as session:
-        found = active_game(session, player.id)
-        assert found is not None and found.id == second.id
+        assert active_game_id(session, player.id) == second.id
+        found = get_game(session, second.id, player.id)
+        assert found is not None
         found.status = FINISHED
     with sessions.begin() as session:
-        assert active_game(session, player.id) is None
-        theirs = active_game(session, stranger.id)
-        assert theirs is not None and theirs.player_id == stranger.id
+        assert active_game_id(session, player.id) is None
+        assert active_game_id(session, stranger.id) == theirs.id
+        abandon_game(session, second.id, utcnow())  # a finished game stays finished
+        found = get_game(session, second.id, player.id)
+        assert found is not None and found.status == FINISHED
 
 
 def test_only_an_active_game_takes_actions(sessions: sessionmaker[Session]) -> None:

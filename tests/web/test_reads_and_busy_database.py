@@ -124,6 +124,9 @@ def test_healthz_fails_when_the_database_is_unusable(tmp_path: Path) -> None:
     settings = Settings(database_url=url, secure_cookies=False, thinker_processes=0)
     with TestClient(create_app(settings), headers=BROWSER) as client:
         assert client.get("/healthz").status_code == 503
-        page = client.get("/")
+        # A first visit's home page asks the database nothing; starting a game does.
+        assert client.get("/").status_code == 200
+        page = client.post("/games", data={"level": "easy"})
         assert page.status_code == 503
         assert page.headers["retry-after"]
+        assert client.get("/stats").status_code == 503
