@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeoutError
+from contextlib import AbstractContextManager, nullcontext
 
 from app.bots import Level, choose_action, decision_rng
 from app.engine import Action, GameState, Phase, apply, to_act, view_for
@@ -54,10 +56,19 @@ class Thinkers:
     """Plans the computer players' turns: in this thread for light levels, in worker processes
     for Hard. `processes=0` plans everything in the calling thread (tests, tools)."""
 
-    def __init__(self, processes: int = 1, max_pending: int = 8, timeout_s: float = 5.0) -> None:
+    def __init__(
+        self,
+        processes: int = 1,
+        max_pending: int = 8,
+        timeout_s: float = 5.0,
+        waiting: Callable[[], AbstractContextManager[None]] = nullcontext,
+    ) -> None:
         self.processes = processes
         self.max_pending = max_pending
         self.timeout_s = timeout_s
+        self.waiting = waiting
+        """Entered around each wait for a worker process (the web layer lets other requests
+        run meanwhile)."""
         self._pool: ProcessPoolExecutor | None = None
         self._pending = 0
         self._lock = threading.Lock()
@@ -93,7 +104,8 @@ class Thinkers:
             pool = self._pool or self._started()
             future: Future[list[Action]] = pool.submit(plan, state, seats, seed, number)
             try:
-                return future.result(timeout=self.timeout_s)
+                with self.waiting():
+                    return future.result(timeout=self.timeout_s)
             except FutureTimeoutError:
                 future.cancel()
                 raise ServiceUnavailableError("the computer players took too long") from None

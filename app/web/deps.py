@@ -19,6 +19,7 @@ from app.services.database import Database
 from app.services.games import GameNotFoundError
 from app.services.players import Caller
 from app.settings import Settings
+from app.web.guard import stepping_aside
 from app.web.ratelimit import client_address, rate_limits
 
 COOKIE = "hearts_session"
@@ -44,7 +45,10 @@ class Services:
             pool_timeout=settings.pool_timeout_s,
             busy_timeout_ms=settings.busy_timeout_ms,
         )
-        thinkers = Thinkers(settings.thinker_processes, settings.thinker_queue)
+        # A request waiting for the Hard player's thinking gives its place to others meanwhile.
+        thinkers = Thinkers(
+            settings.thinker_processes, settings.thinker_queue, waiting=stepping_aside
+        )
         return cls(settings, db, thinkers)
 
 

@@ -10,6 +10,9 @@ Pure ASGI middlewares (no `BaseHTTPMiddleware`, which costs a task and a stream 
 - `Admission`: at most N requests in progress in this process; a request that finds no place
   waits in line at most a short time, then gets 503 with `Retry-After`, so nobody waits long to
   start and the server never queues more than it can clear. Static files and `/healthz` skip it.
+  A request that waits on work done elsewhere (the Hard player thinking in its own process)
+  steps aside meanwhile (`stepping_aside`): its place goes to the next in line, and it takes
+  the first free place back, ahead of the line.
 
 `refusal` renders every such answer without the database (it may be what is down): a small page
 in the site's style, or for an htmx request a one-line fragment. A GET page refused with 503 or
@@ -21,10 +24,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
 import jinja2
+from anyio import from_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -267,6 +274,23 @@ class AdmissionGate:
             self.refused += 1
         return admitted
 
+    async def rejoin(self) -> None:
+        """Take a place back after stepping aside: ahead of the line, with no time limit (the
+        request has done part of its work already)."""
+        if self.active < self.limit and not self._line:
+            self.active += 1
+            return
+        waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._line.appendleft(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.leave()
+            elif waiter in self._line:
+                self._line.remove(waiter)
+            raise
+
     def _give_up(self, waiter: asyncio.Future[bool]) -> None:
         if not waiter.done():
             self._line.remove(waiter)
@@ -280,6 +304,43 @@ class AdmissionGate:
                 waiter.set_result(True)  # the place passes on; `active` stays
                 return
         self.active -= 1
+
+
+class _Place:
+    """A request's place at the gate, which it may give up for a while and take back."""
+
+    def __init__(self, gate: AdmissionGate) -> None:
+        self.gate = gate
+        self.held = True
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            self.gate.leave()
+
+    async def retake(self) -> None:
+        if not self.held:
+            await self.gate.rejoin()
+            self.held = True
+
+
+_place: ContextVar[_Place | None] = ContextVar("admission_place", default=None)
+
+
+@contextmanager
+def stepping_aside() -> Iterator[None]:
+    """In a request's worker thread, around a wait for work done elsewhere: the request's place
+    goes to the next in line meanwhile, and is taken back (ahead of the line) after. Nothing
+    happens outside an admitted request."""
+    place = _place.get()
+    if place is None or not place.held:
+        yield
+        return
+    from_thread.run_sync(place.release)
+    try:
+        yield
+    finally:
+        from_thread.run(place.retake)
 
 
 class Admission:
@@ -297,7 +358,10 @@ class Admission:
         if not await self.gate.enter():
             await refusal(Request(scope), 503, self.retry_after)(scope, receive, send)
             return
+        place = _Place(self.gate)
+        token = _place.set(place)
         try:
             await self.app(scope, receive, send)
         finally:
-            self.gate.leave()
+            _place.reset(token)
+            place.release()

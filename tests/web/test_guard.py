@@ -8,6 +8,7 @@ limits) are in `test_server_limits.py`; the rate limits in `test_ratelimit.py`.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -20,7 +21,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.testclient import TestClient
 
 from app.settings import Limits, Settings
-from app.web.guard import AdmissionGate, busy_response
+from app.web.guard import AdmissionGate, busy_response, stepping_aside
 from app.web.main import create_app
 from tests.store.conftest import migrate
 from tests.web.conftest import BROWSER
@@ -304,6 +305,54 @@ def test_the_gate_gives_up_a_waiting_place_when_its_request_is_cancelled() -> No
         assert await gate.enter()  # the place is free again, without waiting
 
     run(scenario)
+
+
+def test_a_request_waiting_on_work_elsewhere_gives_its_place_and_takes_it_back_first(
+    database: str,
+) -> None:
+    """A request waiting for the Hard player's thinking (a worker process) steps aside: others
+    are served meanwhile; when the thinking is done it takes the next free place, ahead of the
+    requests already in line."""
+    thought = threading.Event()
+    finished: list[str] = []
+
+    def think() -> PlainTextResponse:  # a sync route: it runs on a worker thread
+        with stepping_aside():
+            assert thought.wait(timeout=10)
+        finished.append("thinker")
+        return PlainTextResponse("thought")
+
+    async def newcomer() -> PlainTextResponse:
+        finished.append("newcomer")
+        return PlainTextResponse("new")
+
+    async def scenario() -> None:
+        app, release = held_app(database, max_active_requests=1, queue_timeout=5)
+        app.add_api_route("/test/think", think)
+        app.add_api_route("/test/new", newcomer)
+        gate: AdmissionGate = app.state.admission
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://test") as http:
+            thinking = asyncio.create_task(http.get("/test/think"))
+            await _wait_for(lambda: gate.admitted == 1 and gate.active == 0)
+            # Its one place is free while it waits: another request is served at once.
+            assert (await http.get("/rules")).status_code == 200
+            held = asyncio.create_task(http.get("/test/hold"))
+            await _wait_for(lambda: gate.active == 1)
+            thought.set()  # done thinking: it waits for a place, no longer for the worker
+            await _wait_for(lambda: gate.queued == 1)
+            later = asyncio.create_task(http.get("/test/new"))
+            await _wait_for(lambda: gate.queued == 2)
+            release.set()
+            responses = [await task for task in (held, thinking, later)]
+            assert [r.status_code for r in responses] == [200, 200, 200]
+            assert finished == ["thinker", "newcomer"]
+            assert (gate.active, gate.queued, gate.refused) == (0, 0, 0)
+
+    run(scenario)
+    with stepping_aside():  # outside a request (tools, tests of the services): nothing happens
+        finished.append("outside")
+    assert finished[-1] == "outside"
 
 
 def test_refusals_carry_hsts_in_the_secure_configuration(database: str) -> None:
