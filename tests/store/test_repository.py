@@ -24,6 +24,7 @@ from app.engine import (
     random_deal,
     replay,
 )
+from app.services.database import Database
 from app.store import (
     ABANDONED,
     ACTIVE,
@@ -49,6 +50,7 @@ from app.store import (
     reader,
 )
 from app.store.models import utcnow
+from app.store.repository import advance_game, row_of
 from tests.store.helpers import chunks, moon_deal, random_game
 
 OPTIONS = {
@@ -127,6 +129,46 @@ def test_whole_game_round_trip(sessions: sessionmaker[Session], name: str) -> No
             select(GameAction.seat).where(GameAction.game_id == game_id).order_by(GameAction.seq)
         ).all()
         assert seats == [None if isinstance(a, Deal) else a.seat for a in actions]
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_advance_game_stores_whole_games_as_a_moves_write_does(
+    engine: Engine, sessions: sessionmaker[Session], name: str
+) -> None:
+    """`advance_game` in a move's write transaction: the log, the summary and every hand's
+    results as `append_actions` stores them, and a row that has moved on writes nothing."""
+    options = OPTIONS[name]
+    steps = random_game(options, 7)
+    with sessions.begin() as session:
+        created = _new_game(session, options)
+        game_id, player_id = created.id, created.player_id
+        row = row_of(created)
+    db = Database(engine)
+    before: GameState = replay(GameHeader(options), [])
+    for piece in chunks(steps, 7):
+        state = piece[-1][1]
+        with db.writing() as connection:
+            after = advance_game(
+                connection,
+                row,
+                [action for action, _ in piece],
+                state,
+                results_before=len(before.results),
+            )
+        assert after is not None and after.version == row.version + len(piece)
+        with db.writing() as connection:  # the same write again, from the old row
+            again = [action for action, _ in piece]
+            assert advance_game(connection, row, again, state, results_before=0) is None
+        row, before = after, state
+    final = steps[-1][1]
+    with sessions() as session:
+        game = get_game(session, game_id, player_id)
+        assert game is not None
+        assert replay(game.game_header, load_actions(session, game)) == final
+        assert (game.version, game.status) == (row.version, FINISHED)
+        assert game.totals == list(final.totals)
+        assert game.updated_at == row.updated_at
+        _check_hand_results(session, game_id, final)
 
 
 def _check_hand_results(session: Session, game_id: int, final: GameState) -> None:
