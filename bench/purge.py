@@ -127,30 +127,10 @@ def fill(engine: Engine, active: int, idle: int, games: int) -> None:
                         for seq, (action, payload) in enumerate(zip(actions, payloads, strict=True))
                     ],
                 )
-                conn.execute(insert(HandResultRow), hand_results(game_id, final, seats))
-
-
-def hand_results(game_id: int, state: GameState, seats: list[str]) -> list[dict[str, Any]]:
-    """The `hand_results` rows of a finished game, as `repository.append_actions` writes them."""
-    return [
-        {
-            "game_id": game_id,
-            "hand_number": r.number,
-            "seat": seat,
-            "level": seats[seat],
-            "points": points,
-            "total_after": r.totals[seat],
-            "pass_direction": r.direction.value,
-            "shot_moon": r.shooter == seat,
-            "moon_suffered": r.shooter is not None and r.shooter != seat,
-            "queens": r.queens[seat],
-            "hearts": r.hearts[seat],
-            "bonus_cards": r.bonus_cards[seat],
-            "tricks_won": r.tricks_won[seat],
-        }
-        for r in state.results
-        for seat, points in enumerate(r.points)
-    ]
+                conn.execute(
+                    insert(HandResultRow),
+                    repository.hand_result_rows(game_id, seats, final.results),
+                )
 
 
 def writer(url: str, stop: threading.Event, waits: list[float]) -> None:

@@ -173,6 +173,8 @@ def _caught_up(executor: Executor, game: GameLike) -> GameState | None:
     if known is None or known[0] > game.version:
         return None
     version, state = known
+    if version == game.version:
+        return state
     for action in repository.load_actions(executor, game, since=version):
         state = apply(state, action)
     return state

@@ -487,12 +487,21 @@ def _store_hand_results(
                 HandResultRow.game_id == game.id
             )
         )
-    rows = [
+    rows = hand_result_rows(game.id, game.seats, results[stored or 0 :])
+    if rows:
+        session.execute(insert(HandResultRow), rows)
+
+
+def hand_result_rows(
+    game_id: int, seats: Sequence[str], results: Sequence[HandResult]
+) -> list[dict[str, Any]]:
+    """The `hand_results` rows of `results` (one per hand and seat) of a game with `seats`."""
+    return [
         {
-            "game_id": game.id,
+            "game_id": game_id,
             "hand_number": result.number,
             "seat": seat,
-            "level": game.seats[seat],
+            "level": seats[seat],
             "points": points,
             "total_after": result.totals[seat],
             "pass_direction": result.direction.value,
@@ -503,8 +512,6 @@ def _store_hand_results(
             "bonus_cards": result.bonus_cards[seat],
             "tricks_won": result.tricks_won[seat],
         }
-        for result in results[stored or 0 :]
+        for result in results
         for seat, points in enumerate(result.points)
     ]
-    if rows:
-        session.execute(insert(HandResultRow), rows)
