@@ -29,8 +29,8 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from app.web.main import create_app
+from bench.serverproc import REPO, free_port, migrate
 
-REPO = Path(__file__).resolve().parents[1]
 PROTECTIONS = ("RequestGuard", "RateLimitMiddleware", "Admission", "GZipMiddleware")
 HIGH = "1000000/second"
 PARSERS = ("httptools", "h11")
@@ -45,13 +45,6 @@ def bare_app() -> FastAPI:
     return app
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def _cpu_seconds(pid: int) -> float:
     """CPU time of a process's live threads so far, to the nanosecond (Linux schedstat)."""
     total = 0
@@ -64,7 +57,7 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _serve(factory: str, http_impl: str, database_url: str) -> tuple[subprocess.Popen[bytes], int]:
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -173,13 +166,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{folder}/hearts.db"
-        subprocess.run(
-            [sys.executable, "-m", "alembic", "upgrade", "head"],
-            cwd=REPO,
-            env={**os.environ, "DATABASE_URL": url},
-            check=True,
-            capture_output=True,
-        )
+        migrate(url)
         results = {impl: measure(impl, args.requests, url) for impl in args.http}
     if {"httptools", "h11"} <= results.keys():
         h11, tools = results["h11"]["full"], results["httptools"]["full"]
