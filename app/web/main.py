@@ -21,7 +21,7 @@ from app.services.database import ServiceUnavailableError
 from app.services.games import GameNotFoundError
 from app.services.players import RateLimitedError
 from app.settings import Settings
-from app.web import card_html, i18n, preferences, routes, routes_stats, stats_view
+from app.web import card_html, fragments, i18n, preferences, routes, routes_stats, stats_view
 from app.web.assets import StaticAssets
 from app.web.deps import Services
 from app.web.guard import Admission, AdmissionGate, RequestGuard, busy_response
@@ -64,6 +64,7 @@ def make_templates() -> Jinja2Templates:
         card_inline=card_html.inline,
         card_back=card_html.BACK,
     )
+    env.globals["trick_row"] = fragments.CachedMacro(env, "partials/trick_row.html", "trick_row")
     return Jinja2Templates(env=env, context_processors=[preferences.body_classes])
 
 
