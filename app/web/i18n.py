@@ -5,10 +5,9 @@ app starts (no build step). The language of a request follows the `hearts_lang` 
 language switch sets, else the browser's `Accept-Language`, else English; it is kept in a context
 variable, so the templates' `_()` and `ngettext()` speak it.
 
-Update the catalogues after changing any user-facing string:
-    .venv/bin/pybabel extract -F babel.cfg -o app/web/locale/messages.pot .
-    .venv/bin/pybabel update -i app/web/locale/messages.pot -d app/web/locale
-then translate the new entries (a test fails while any catalogue lacks a string).
+Update the catalogues after changing any user-facing string with the two `pybabel` commands
+of the README (extract, then update), then translate the new entries (a test fails while any
+catalogue lacks a string).
 """
 
 from __future__ import annotations

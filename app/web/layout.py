@@ -4,6 +4,10 @@ The human is always at the bottom; the others follow clockwise (left, top, right
 over the rest of the oval. The page may not carry inline styles (CSP), so every position is a
 class `pos-N-I` (seat I of N, counted clockwise from the human) in `static/css/seats.css`, which
 this module writes: `python -m app.web.layout > static/css/seats.css` (a test keeps it current).
+
+A seat's box is anchored at the same fraction of its own size as its position is of the table
+(`--anchor-x`, `--anchor-y`: a seat at 8 % from the left edge has its point 8 % into its box), so
+no box ever sticks out of the table, however wide its name.
 """
 
 from __future__ import annotations
@@ -39,7 +43,10 @@ def stylesheet() -> str:
         for i in range(n):
             if i:
                 x, y = point(n, i, 42.0, 42.0)
-                lines.append(f".seats-{n} .pos-{i} {{ left: {x:.1f}%; top: {y:.1f}%; }}")
+                lines.append(
+                    f".seats-{n} .pos-{i} {{ left: {x:.1f}%; top: {y:.1f}%; "
+                    f"--anchor-x: -{x:.1f}%; --anchor-y: -{y:.1f}%; }}"
+                )
             tx, ty = point(n, i, 23.0, 17.0)
             lines.append(f".seats-{n} .slot-{i} {{ left: {tx:.1f}%; top: {ty:.1f}%; }}")
     return "\n".join(lines) + "\n"

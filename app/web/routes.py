@@ -156,20 +156,30 @@ def choose_language(request: Request, lang: FormText = "", next: FormText = "/")
 @router.get("/settings", response_class=HTMLResponse)
 def settings_page(request: Request) -> Response:
     """Display settings: a four-colour deck and large cards."""
-    return render(request, "settings.html", {"saved": request.query_params.get("saved") == "1"})
+    context = {
+        "saved": request.query_params.get("saved") == "1",
+        "two_taps": preferences.two_taps(request),
+    }
+    return render(request, "settings.html", context)
 
 
 @router.post("/settings")
 def save_settings(
-    request: Request, four_colours: FormText = "", large_cards: FormText = ""
+    request: Request,
+    four_colours: FormText = "",
+    large_cards: FormText = "",
+    two_taps: FormText = "",
 ) -> Response:
-    """Remember the display settings in this browser."""
+    """Remember the display settings in this browser (an unknown two-tap choice: the default)."""
     response = RedirectResponse("/settings?saved=1", status_code=303)
     for cookie, value in (
         (preferences.FOUR_COLOURS, four_colours),
         (preferences.LARGE_CARDS, large_cards),
     ):
         remember(request, response, cookie, "1" if value == "on" else "0")
+    if two_taps not in preferences.TWO_TAPS_CHOICES:
+        two_taps = preferences.TWO_TAPS_CHOICES[0]
+    remember(request, response, preferences.TWO_TAPS, two_taps)
     return response
 
 

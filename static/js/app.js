@@ -1,7 +1,8 @@
 // The little the page needs beyond htmx:
 // - passing: at most three cards can be raised, and the pass button is enabled only when exactly
 //   three are (UI-03, UI-04);
-// - the keyboard: the arrow keys move the focus over the hand, Enter plays a card or raises it.
+// - the keyboard: the arrow keys move the focus over the hand, Enter plays a card or raises it;
+// - two taps to play a card on a touch screen.
 (function () {
   "use strict";
   var NEEDED = 3;
@@ -49,6 +50,37 @@
       event.preventDefault();
     }
   });
+
+  // Two taps to play (the Settings page: on touch screens by default, always, or never): the
+  // first tap lifts the card, a second tap on it plays it, a tap on another card lifts that one
+  // instead, a tap elsewhere puts it down. A click from the keyboard or a screen reader (no
+  // pointer: `detail` 0) plays at once.
+  var lastPointer = "mouse";
+  document.addEventListener("pointerdown", function (event) {
+    lastPointer = event.pointerType || "mouse";
+  }, true);
+
+  function twoTaps() {
+    var body = document.body.classList;
+    if (body.contains("two-taps-never")) return false;
+    return body.contains("two-taps-always") || lastPointer === "touch";
+  }
+
+  function putDown(except) {
+    document.querySelectorAll(".play-form .card.lifted").forEach(function (card) {
+      if (card !== except) card.classList.remove("lifted");
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var card = event.target.closest && event.target.closest(".play-form button.card");
+    if (!card) { putDown(null); return; }
+    if (card.disabled || event.detail === 0 || !twoTaps()) return;
+    if (card.classList.contains("lifted")) return; // the second tap plays it
+    event.preventDefault();
+    putDown(card);
+    card.classList.add("lifted");
+  }, true);
 
   function init(root) {
     var scope = root && root.querySelectorAll ? root : document;

@@ -133,7 +133,9 @@ def test_keyboard_only_hand(browser: Browser, server: Server) -> None:
             if page.locator(".result").count():
                 break
             focused = page.evaluate("document.activeElement.dataset.card")
-            outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+            outline = page.evaluate(  # drawn around the whole face, not the card's visible strip
+                "getComputedStyle(document.activeElement.querySelector('.face')).outlineStyle"
+            )
             assert outline != "none", "the focused card shows no focus ring"
             legal = [c.get_attribute("data-card") for c in page.locator(LEGAL).all()]
             if len(legal) > 1:

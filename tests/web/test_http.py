@@ -382,6 +382,26 @@ def test_language_switch_returns_to_a_page_that_exists(client: TestClient) -> No
     assert _language_return(rules.text) == "/rules?preset=cancellation"
 
 
+def test_display_settings_are_remembered_in_this_browser(client: TestClient) -> None:
+    """The settings page's choices come back as the body's classes on every page; an unknown
+    two-tap choice is taken as the default (two taps on touch screens)."""
+    assert '<option value="touch" selected>' in client.get("/settings").text
+    saved = client.post(
+        "/settings",
+        data={"four_colours": "on", "two_taps": "never"},
+        headers=BROWSER,
+        follow_redirects=False,
+    )
+    assert saved.status_code == 303
+    page = client.get("/")
+    body = re.search(r'<body class="([^"]*)"', page.text)
+    assert body is not None and set(body.group(1).split()) == {"four-colours", "two-taps-never"}
+    client.post("/settings", data={"two_taps": "sometimes"}, headers=BROWSER)
+    body = re.search(r'<body class="([^"]*)"', client.get("/rules").text)
+    assert body is not None and body.group(1).split() == []
+    assert '<option value="touch" selected>' in client.get("/settings").text
+
+
 def test_security_headers(client: TestClient) -> None:
     game_id = start(client)
     response = client.get(f"/games/{game_id}")

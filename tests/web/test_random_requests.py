@@ -196,6 +196,7 @@ FIELDS: dict[str, st.SearchStrategy[Value]] = {
     "next": values,
     "four_colours": values,
     "large_cards": values,
+    "two_taps": st.one_of(st.sampled_from(["touch", "always", "never"]), values),
     "page": st.one_of(numbers, values),
     "trick": st.one_of(numbers, values),
     "game": st.one_of(numbers, st.sampled_from(["<game:active>", "<game:foreign>"]), values),
