@@ -71,6 +71,33 @@ HIT_RUNS = """
 """
 
 
+OVERLAPS = """
+() => {
+  // Pairs of things on the table that cover each other: two trick cards, a trick card and a
+  // seat box, a trick card and a line of text, two seat boxes (areas over 1 px², in px²).
+  const box = (e) => e.getBoundingClientRect();
+  const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+    * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const cards = Array.from(document.querySelectorAll(".felt .trick .played"));
+  const seats = Array.from(document.querySelectorAll(".felt .seat"));
+  const texts = Array.from(document.querySelectorAll(".felt .table-info p"));
+  const found = [];
+  const check = (kind, a, b, an, bn) => {
+    const v = area(box(a), box(b));
+    if (v > 1) found.push([kind, an, bn, Math.round(v)]);
+  };
+  cards.forEach((c, i) => {
+    cards.slice(i + 1).forEach((d) => check("card-card", c, d, c.dataset.played, d.dataset.played));
+    seats.forEach((s) => check("card-seat", c, s, c.dataset.played, s.dataset.seat));
+    texts.forEach((t) => check("card-text", c, t, c.dataset.played, t.className));
+  });
+  seats.forEach((s, i) => seats.slice(i + 1).forEach(
+    (t) => check("seat-seat", s, t, s.dataset.seat, t.dataset.seat)));
+  return found;
+}
+"""
+
+
 def start(page: Page, server: Server, preset: str, seats: int, omnibus: bool) -> None:
     """A new game from the new-game screen, with fast play."""
     page.goto(server.url + "/")
@@ -90,15 +117,34 @@ def hit_runs(page: Page) -> list[dict[str, Any]]:
     return runs
 
 
+def play_and_look(page: Page, tricks: int) -> list[list[Any]]:
+    """Play the first legal card `tricks` times, looking for things that cover each other on
+    the table before each card (the trick as the page has settled on it)."""
+    found: list[list[Any]] = []
+    for _ in range(tricks):
+        found += page.evaluate(OVERLAPS)
+        page.locator(LEGAL).first.click(position={"x": 10, "y": 10})
+        page.wait_for_function(
+            f"() => {SETTLED} && (document.querySelector('{LEGAL}') !== null"
+            " || document.querySelector('.result') !== null)"
+        )
+        if page.locator(".result").count():
+            break
+    found += page.evaluate(OVERLAPS)
+    return found
+
+
 @pytest.mark.parametrize("size", list(SIZES))
-def test_every_card_of_the_hand_can_be_hit_with_a_fingertip(
+def test_every_table_can_be_played_and_read_at_this_size(
     browser: Browser, server: Server, size: str
 ) -> None:
     """At every table, each card of the hand shows a hittable area at least 44 px wide and
     44 px tall on a touch screen (on the desktop too, where the hand has room), while passing
-    and while playing; the page is never wider than the screen."""
+    and while playing; the page is never wider than the screen; over the first cards played, no
+    trick card covers another, a seat box or a line of text, and no seat box covers another."""
     viewport, touch = SIZES[size]
     small: dict[str, list[dict[str, Any]]] = {}
+    covered: dict[str, list[list[Any]]] = {}
     for preset, seats, omnibus in TABLES:
         name = f"{preset}-{seats}{'-omnibus' if omnibus else ''}"
         context = browser.new_context(viewport=viewport, has_touch=touch)
@@ -116,6 +162,7 @@ def test_every_card_of_the_hand_can_be_hit_with_a_fingertip(
                 page.wait_for_function(f"() => {SETTLED} && document.querySelector('{LEGAL}')")
                 runs += hit_runs(page)
                 shot(page, f"hand-playing-{name}")
+            covered[name] = play_and_look(page, tricks=3)
             small[name] = [r for r in runs if min(r["width"], r["height"]) < FINGER]
             assert len(runs) >= cards
             width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
@@ -123,6 +170,7 @@ def test_every_card_of_the_hand_can_be_hit_with_a_fingertip(
         finally:
             context.close()
     assert not any(small.values()), {k: v for k, v in small.items() if v}
+    assert not any(covered.values()), {k: v[:6] for k, v in covered.items() if v}
 
 
 def _to_play(page: Page) -> None:

@@ -92,6 +92,16 @@ def test_a_whole_hand_on_every_table_size(
         expect(page.locator(".result")).to_be_visible()
         expect(page.locator(".result")).to_contain_text(word(language, "This hand"))
         expect(page.locator(".tricks li")).to_have_count(hand_size(options))
+        rows = page.locator(".result .hand-points tbody tr")
+        expect(rows).to_have_count(seats)  # one row per player: all of them show on a phone
+        clipped = page.evaluate(
+            """() => { const panel = document.querySelector('.result').getBoundingClientRect();
+              return Array.from(document.querySelectorAll('.result .hand-points tbody tr'))
+                .map((row) => row.getBoundingClientRect())
+                .filter((r) => r.left < panel.left - 0.5 || r.right > panel.right + 0.5
+                  || r.top < panel.top - 0.5 || r.bottom > panel.bottom + 0.5).length; }"""
+        )
+        assert clipped == 0, f"{clipped} players' rows of the result are cut off"
         name = f"{preset}-{seats}-{language}"
         shot(page, f"hand-over-{name}")
         page.set_viewport_size(DESKTOP)
