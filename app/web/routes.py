@@ -155,7 +155,7 @@ def choose_language(request: Request, lang: FormText = "", next: FormText = "/")
 
 @router.get("/settings", response_class=HTMLResponse)
 def settings_page(request: Request) -> Response:
-    """Display settings: a four-colour deck and large cards."""
+    """Display settings: a four-colour deck, large cards, and two taps to play a card."""
     context = {
         "saved": request.query_params.get("saved") == "1",
         "two_taps": preferences.two_taps(request),
