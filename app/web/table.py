@@ -223,7 +223,12 @@ def seat_name(seat: int, n: int) -> str:
 
 
 def hand_points_so_far(view: PlayerView) -> list[int]:
-    """Points each seat has collected this hand, from the public tricks (and own kitty)."""
+    """Points each seat has this hand: once the hand is over, the engine's scored points (the
+    leftover cards, a moon and any bonus included, as the hand result shows them); while it is
+    played, those of the public tricks (and of the leftover cards, for the seat that took them:
+    nobody else sees them, R32.2)."""
+    if view.results and view.phase in (Phase.DEAL, Phase.GAME_OVER):
+        return list(view.results[-1].points)
     points = [0] * view.num_players
     for t in view.tricks:
         if t.collector is not None:

@@ -92,3 +92,24 @@ def test_the_hand_is_sorted_clubs_diamonds_spades_hearts_low_to_high() -> None:
     ranks = "23456789TJQKA"
     keys = [(suit_order.index(c.code[-1]), ranks.index(c.code[0])) for c in hand]
     assert keys == sorted(keys) and len(hand) == 13
+
+
+def test_seat_points_after_a_hand_are_the_engines() -> None:
+    """The seats' points once a hand is over are the hand result's, the leftover cards taken by
+    another seat included (R32.2): seen from the table they were hidden until then."""
+    rng = random.Random(11)
+    options = RuleOptions.preset("cancellation", 6)
+    checked = 0
+    for seed in range(40):
+        state = start_hand(new_game(options), seed=seed)
+        while state.phase is not Phase.DEAL:
+            state = random_step(state, rng)
+        view = build(Table(1, 7, ("human", *["medium"] * 5), False, "active", view_for(state, 0)))
+        result = state.results[-1]
+        assert [s.points for s in view.seats] == list(result.points)
+        assert state.hand is not None
+        collector = state.hand.kitty_collector
+        kitty_points = sum(1 for c in state.hand.kitty if c.suit.value == "H")
+        if collector not in (None, 0) and kitty_points and result.shooter is None:
+            checked += 1
+    assert checked, "no hand in which another seat took leftover cards with points"
