@@ -192,6 +192,10 @@ def test_a_tap_lifts_a_card_and_a_second_tap_plays_it(browser: Browser, server: 
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
     try:
         start(page, server, "standard", 4, False)
+        # a quick second tap is a play, never a zoom
+        assert page.evaluate("getComputedStyle(document.documentElement).touchAction") == (
+            "manipulation"
+        )
         _to_play(page)
         cards = page.locator(HAND).count()
         legal = page.locator(LEGAL)

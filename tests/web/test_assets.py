@@ -106,3 +106,39 @@ def test_static_text_files_are_compressed_once_at_start_up(client: TestClient) -
         plain = client.get(url, headers={"Accept-Encoding": "identity"})
         assert "content-encoding" not in plain.headers
         assert plain.content == (static / name).read_bytes()
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_game_can_be_added_to_a_home_screen(client: TestClient) -> None:
+    """Every page links a web app manifest (full screen, theme colour, icons of the sizes it
+    names), an icon for iOS, and a viewport that keeps clear of notches."""
+    page = client.get("/").text
+    assert (
+        'name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover"' in page
+    )
+    assert '<meta name="theme-color" content="#0f5a3a">' in page
+    link = re.search(r'<link rel="manifest" href="([^"]+)">', page)
+    assert link is not None
+    response = client.get(link.group(1))
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/manifest+json")
+    manifest = response.json()
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    assert manifest["theme_color"] == "#0f5a3a"
+    purposes = set()
+    for icon in manifest["icons"]:
+        image = client.get(icon["src"])
+        assert image.status_code == 200, icon["src"]
+        purposes.add(icon["purpose"])
+        if icon["type"] == "image/png":
+            width, height = (int(v) for v in icon["sizes"].split("x"))
+            assert _png_size(image.content) == (width, height)
+    assert {"any", "maskable"} <= purposes
+    assert {i["sizes"] for i in manifest["icons"]} >= {"192x192", "512x512"}
+    apple = re.search(r'<link rel="apple-touch-icon" href="([^"]+)">', page)
+    assert apple is not None
+    assert _png_size(client.get(apple.group(1)).content) == (180, 180)
