@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 from app.engine import (
+    QUEEN_OF_SPADES,
     Card,
     HandResult,
     MoonScoring,
@@ -75,6 +76,8 @@ class SeatView:
     to_act: bool
     is_human: bool
     dealer: bool
+    queens: int = 0
+    """Queens of spades this seat has taken this hand (public: they came with its tricks)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +159,9 @@ class FrameView:
 
     @property
     def seat_states(self) -> str:
-        """Each seat's key, cards in hand, points this hand and turn, as JSON for the page."""
-        states = [[s.key, s.hand_size, s.points, int(s.to_act)] for s in self.seats]
+        """Each seat's key, cards in hand, points this hand, turn and queens of spades taken,
+        as JSON for the page."""
+        states = [[s.key, s.hand_size, s.points, int(s.to_act), s.queens] for s in self.seats]
         return json.dumps(states, separators=(",", ":"))
 
 
@@ -180,6 +184,8 @@ class TableView(FrameView):
     advance: bool
     status: str
     winners: list[str]
+    place: int | None
+    """The human's place once the game is over (1 for the lowest total; ties share a place)."""
     tie_break: bool
     last_hand: ScoreRow | None
     target: int
@@ -238,6 +244,16 @@ def hand_points_so_far(view: PlayerView) -> list[int]:
     return points
 
 
+def queens_taken(view: PlayerView) -> list[int]:
+    """How many queens of spades each seat has taken this hand, from the public tricks (and
+    the pots they carried)."""
+    taken = [0] * view.num_players
+    for t in view.tricks:
+        if t.collector is not None:
+            taken[t.collector] += sum(1 for c in (*t.cards, *t.pot_taken) if c == QUEEN_OF_SPADES)
+    return taken
+
+
 def frame(table: Table, pause_scale: float = 1.0) -> FrameView:
     """One step of the play as the page shows it."""
     return FrameView(**_frame_fields(table, pause_scale))
@@ -247,6 +263,7 @@ def _frame_fields(table: Table, pause_scale: float) -> dict[str, Any]:
     view = table.view
     n = view.num_players
     points = hand_points_so_far(view)
+    queens = queens_taken(view)
     seats = [
         SeatView(
             seat=s,
@@ -259,6 +276,7 @@ def _frame_fields(table: Table, pause_scale: float) -> dict[str, Any]:
             to_act=s in view.to_act,
             is_human=table.seats[s] == HUMAN,
             dealer=s == view.dealer and view.hand_number > 0,
+            queens=queens[s],
         )
         for s in range(n)
     ]
@@ -321,6 +339,7 @@ def build(table: Table, messages: list[str] | None = None, pause_scale: float = 
         advance=table.computer_to_act,
         status=table.status,
         winners=[seat_name(s, n) for s in view.winners],
+        place=_place(view) if view.phase is Phase.GAME_OVER else None,
         tie_break=view.phase is Phase.DEAL and bool(view.results) and _tied_above_target(view),
         last_hand=scores[-1] if hand_over and scores else None,
         target=view.options.target_score,
@@ -345,6 +364,11 @@ def rule_lines(view: PlayerView) -> list[RuleLine]:
             continue
         lines.append(RuleLine(f.label, f.label_for(getattr(options, f.name))))
     return lines
+
+
+def _place(view: PlayerView) -> int:
+    mine = view.totals[view.seat]
+    return 1 + sum(1 for total in view.totals if total < mine)
 
 
 def _mode(table: Table) -> str:

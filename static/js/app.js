@@ -110,6 +110,11 @@
       var box = table.querySelector('.seat[data-seat="' + state[0] + '"]');
       if (!box) return;
       box.classList.toggle("to-act", state[3] === 1);
+      var queen = box.querySelector(".queen-taken");
+      if (queen) {
+        queen.hidden = !state[4];
+        queen.querySelector(".times").textContent = state[4] > 1 ? "\u00d7" + state[4] : "";
+      }
       var points = box.querySelector(".points");
       if (points) points.textContent = "\u2665" + state[2];
       var backs = box.querySelector(".backs");
@@ -144,7 +149,8 @@
     var you = table.querySelector(".seat.you");
     var prompt = table.querySelector(".status .prompt");
     var hand = table.querySelector("form.hand");
-    var final = null, finalYou = null, finalPoints = null, finalPrompt = prompt;
+    var final = null, finalYou = null, finalPoints = null, finalQueen = null;
+    var finalPrompt = prompt;
     var timer = null, i = 0;
 
     function finish() {
@@ -158,6 +164,11 @@
         you.className = finalYou;
         var points = you.querySelector(".points");
         if (points && finalPoints !== null) points.textContent = finalPoints;
+        var queen = you.querySelector(".queen-taken");
+        if (queen && finalQueen) {
+          queen.hidden = finalQueen[0];
+          queen.querySelector(".times").textContent = finalQueen[1];
+        }
         var shownPrompt = table.querySelector(".status .prompt");
         if (shownPrompt && finalPrompt) shownPrompt.replaceWith(finalPrompt);
       }
@@ -206,6 +217,8 @@
     finalYou = you.className;
     var ownPoints = you.querySelector(".points");
     finalPoints = ownPoints ? ownPoints.textContent : null;
+    var ownQueen = you.querySelector(".queen-taken");
+    finalQueen = ownQueen ? [ownQueen.hidden, ownQueen.querySelector(".times").textContent] : null;
     felt = final.cloneNode(true);
     felt.querySelectorAll(".result").forEach(function (el) { el.remove(); });
     final.replaceWith(felt);

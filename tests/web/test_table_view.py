@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 
 from app.engine import (
+    Card,
     GameState,
     HandResult,
     PassDirection,
@@ -21,7 +23,7 @@ from app.engine import (
 )
 from app.services.games import Table
 from app.web.table import CARD_PAUSE_MS, TRICK_PAUSE_MS, build
-from tests.engine.helpers import random_step
+from tests.engine.helpers import play_random_game, random_step
 
 
 def table_of(state: GameState, fast: bool = False) -> Table:
@@ -113,3 +115,31 @@ def test_seat_points_after_a_hand_are_the_engines() -> None:
         if collector not in (None, 0) and kitty_points and result.shooter is None:
             checked += 1
     assert checked, "no hand in which another seat took leftover cards with points"
+
+
+def test_the_seat_that_took_the_queen_of_spades_shows_it() -> None:
+    """UI: "Q♠ taken by North" at the seat, from the public tricks, in the steps' seat states
+    too; nobody before the queen falls."""
+    rng = random.Random(4)
+    state = start_hand(new_game(RuleOptions.standard()), seed=12)
+    queen = Card.from_str("QS")
+    while state.hand is not None and not any(
+        queen in (*t.cards, *t.pot_taken) for t in state.hand.tricks
+    ):
+        assert not any(s.queens for s in build(table_of(state)).seats)
+        state = random_step(state, rng)
+    assert state.hand is not None
+    taker = next(t.collector for t in state.hand.tricks if queen in t.cards)
+    view = build(table_of(state))
+    assert [s.queens for s in view.seats] == [int(i == taker) for i in range(4)]
+    assert json.loads(view.seat_states)[taker][4] == 1
+
+
+def test_the_game_over_panel_says_your_place() -> None:
+    """Your place once the game is over: one more than the players with a lower total (ties
+    share a place)."""
+    state = play_random_game(RuleOptions.standard(), seed=3)
+    assert state.phase is Phase.GAME_OVER
+    view = build(table_of(state))
+    assert view.place == 1 + sum(1 for t in state.totals if t < state.totals[0])
+    assert build(table_of(start_hand(new_game(RuleOptions.standard()), seed=1))).place is None
