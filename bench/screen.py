@@ -2,7 +2,8 @@
 
 It reads the stable markers of `templates/partials/table.html`: the forms' actions and their
 `version`, the pass form's checkboxes (`name="cards"`), the playable card buttons (`name="card"`
-without `disabled`), the moon choice (`name="scoring"`), the next-hand form (`/next`), game over
+without `disabled` or `aria-disabled`), the moon choice (`name="scoring"`), the next-hand form
+(`/next`), game over
 (the `/again` form), and how the computer players' cards reach the page, in either protocol:
 
 - frames: a response may carry `<template class="frame" data-pause="600">…</template>` elements,
@@ -101,7 +102,12 @@ def read_screen(page: str) -> Screen:
             version = attrs.get("value")
         elif tag == "input" and attrs.get("name") == "cards":
             pass_cards.append(attrs.get("value", ""))
-        elif tag == "button" and attrs.get("name") == "card" and "disabled" not in attrs:
+        elif (
+            tag == "button"
+            and attrs.get("name") == "card"
+            and "disabled" not in attrs
+            and attrs.get("aria-disabled") != "true"
+        ):
             play_cards.append(attrs.get("value", ""))
         elif tag == "button" and attrs.get("name") == "scoring":
             scorings.append(attrs.get("value", ""))

@@ -74,7 +74,7 @@ from app.engine.options import (
     TieRule,
     Variant,
 )
-from app.engine.rules import breaks_hearts, trick_winner
+from app.engine.rules import breaks_hearts, illegal_play_rule, trick_winner
 from app.engine.scoring import auto_moon_scoring, game_winners, moon_points, raw_points
 from app.engine.state import GameHeader, GameState, HandResult, HandState, Phase, Plays, Trick
 from app.engine.table import (
@@ -148,6 +148,7 @@ __all__ = [
     "deck_for",
     "game_winners",
     "hand_size",
+    "illegal_play_rule",
     "is_penalty_card",
     "kitty_size",
     "left",

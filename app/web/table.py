@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -25,6 +25,7 @@ from app.engine import (
     PlayerView,
     Suit,
     Trick,
+    illegal_play_rule,
     moon_points,
     pass_target,
     points_of,
@@ -32,6 +33,7 @@ from app.engine import (
 )
 from app.services.games import HUMAN, Table
 from app.web.i18n import N_
+from app.web.messages import BY_RULE
 from app.web.options_form import FIELDS
 
 COMPASS = {
@@ -60,6 +62,9 @@ class CardView:
     red: bool
     legal: bool = False
     received: bool = False
+    why: str | None = None
+    """Why the card may not be played now (a message id, with its rule in `rule`)."""
+    rule: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +322,10 @@ def build(table: Table, messages: list[str] | None = None, pause_scale: float = 
     for c in sorted(view.hand):  # clubs, diamonds, spades, hearts: colours alternate
         is_received = received[c] > 0
         received[c] -= 1
-        hand.append(card_view(c, legal=c in legal, received=is_received))
+        shown = card_view(c, legal=c in legal, received=is_received)
+        if mode == "play" and c not in legal:
+            shown = _shaded(view, shown, c)
+        hand.append(shown)
     scores = [_score_row(view, r) for r in view.results]
     hand_over = view.phase in (Phase.DEAL, Phase.GAME_OVER) and bool(view.results)
     n = view.num_players
@@ -364,6 +372,17 @@ def rule_lines(view: PlayerView) -> list[RuleLine]:
             continue
         lines.append(RuleLine(f.label, f.label_for(getattr(options, f.name))))
     return lines
+
+
+def _shaded(view: PlayerView, shown: CardView, c: Card) -> CardView:
+    """The card with the engine's reason it may not be played now (the page shows it on a tap)."""
+    found = illegal_play_rule(
+        view.options, view.hand, view.current, view.trick_number, view.hearts_broken, c
+    )
+    if found is None:
+        return shown
+    rule = found[0]
+    return replace(shown, why=BY_RULE.get(rule, N_("That move is not allowed here.")), rule=rule)
 
 
 def _place(view: PlayerView) -> int:

@@ -2,7 +2,7 @@
 // - passing: at most three cards can be raised, and the pass button is enabled only when exactly
 //   three are (UI-03, UI-04);
 // - the keyboard: the arrow keys move the focus over the hand, Enter plays a card or raises it;
-// - two taps to play a card on a touch screen.
+// - two taps to play a card on a touch screen, and why a shaded card may not be played.
 (function () {
   "use strict";
   var NEEDED = 3;
@@ -29,7 +29,7 @@
   function focusables(hand) {
     return Array.prototype.filter.call(
       hand.querySelectorAll("button.card, input[name=cards]"),
-      function (el) { return !el.disabled; }
+      function (el) { return !el.disabled && el.getAttribute("aria-disabled") !== "true"; }
     );
   }
 
@@ -72,9 +72,29 @@
     });
   }
 
+  // A tap on a shaded card says why it may not be played (the engine's reason and rule).
+  function explain(card) {
+    var status = document.querySelector("#table .status");
+    if (!status) return;
+    var line = status.querySelector(".message");
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "message";
+      line.setAttribute("role", "alert");
+      status.insertBefore(line, status.firstChild);
+    }
+    line.textContent = card.getAttribute("data-why");
+  }
+
   document.addEventListener("click", function (event) {
     var card = event.target.closest && event.target.closest(".play-form button.card");
     if (!card) { putDown(null); return; }
+    if (card.getAttribute("aria-disabled") === "true") {
+      event.preventDefault();
+      putDown(null);
+      explain(card);
+      return;
+    }
     if (card.disabled || event.detail === 0 || !twoTaps()) return;
     if (card.classList.contains("lifted")) return; // the second tap plays it
     event.preventDefault();

@@ -36,7 +36,7 @@ TABLES = [
 FINGER = 44
 """The smallest target a fingertip hits reliably, in CSS pixels (WCAG 2.5.5, Apple's HIG)."""
 HAND = ".you [data-card]"
-LEGAL = ".play-form button[data-card]:not([disabled])"
+LEGAL = ".play-form button[data-card]:not([disabled], [aria-disabled=true])"
 
 HIT_RUNS = """
 (args) => Array.from(document.querySelectorAll(args.selector)).map((card) => {

@@ -33,7 +33,7 @@ from app.store import make_engine, make_sessionmaker, repository, writer
 from tests.browser.conftest import DESKTOP, PHONE, SETTLED, Server, new_player, shot
 from tests.stats.history import prepare
 
-LEGAL = ".play-form button[data-card]:not([disabled])"
+LEGAL = ".play-form button[data-card]:not([disabled], [aria-disabled=true])"
 VERSION = "#table input[name=version]"
 ACTIONABLE = (
     f"() => {SETTLED} && (document.querySelector('.result') !== null"

@@ -10,7 +10,7 @@ from playwright.sync_api import Locator, Page, expect
 from tests.browser.conftest import SETTLED, Server, shot
 
 MY_CARDS = ".you [data-card]"
-LEGAL = ".play-form button[data-card]:not([disabled])"
+LEGAL = ".play-form button[data-card]:not([disabled], [aria-disabled=true])"
 
 
 def tap(card: Locator) -> None:
@@ -42,7 +42,7 @@ def wait_for_turn_or_hand_end(page: Page) -> bool:
     played out the computers' cards (`SETTLED`)."""
     page.wait_for_function(
         f"() => {SETTLED} && (document.querySelector('.result') !== null || "
-        "document.querySelector('.play-form button[data-card]:not([disabled])') !== null)",
+        f"document.querySelector('{LEGAL}') !== null)",
         timeout=30_000,
     )
     return page.locator(".result").count() == 0
@@ -83,17 +83,29 @@ def test_pass_three_cards(page: Page, server: Server) -> None:
 
 
 def test_play_a_whole_hand_by_clicking(page: Page, server: Server) -> None:
-    """UI-05, UI-06, UI-08 … UI-12: play 13 cards by clicking legal ones; illegal cards are
-    disabled; the trick history lists every trick; the score sheet and hand points appear."""
+    """UI-05, UI-06, UI-08 … UI-12: play 13 cards by clicking legal ones; a tap on an illegal
+    card says why (the rule) and plays nothing; the trick history lists every trick; the score
+    sheet and hand points appear."""
     new_game(page, server)
     pass_three(page)
     played = 0
+    explained = False
     while wait_for_turn_or_hand_end(page):
         legal = page.locator(LEGAL)
         illegal = page.locator(".play-form button.illegal")
         assert legal.count() + illegal.count() == len(hand_codes(page))
-        if illegal.count():
-            expect(illegal.first).to_be_disabled()
+        if illegal.count():  # shaded: a tap says why and plays nothing
+            expect(illegal.first).to_have_attribute("aria-disabled", "true")
+            if not explained:
+                explained = True
+                before = len(hand_codes(page))
+                # a person can tap it; Playwright would wait for aria-disabled to go
+                illegal.first.click(position={"x": 6, "y": 24}, force=True)
+                expect(page.locator(".status .message")).to_have_text(
+                    re.compile(r"\(Rule \d+\.\d+\)$")
+                )
+                assert len(hand_codes(page)) == before
+                shot(page, "why-shaded")
         if played == 4:
             shot(page, "mid-hand")
         tap(legal.first)
@@ -102,6 +114,7 @@ def test_play_a_whole_hand_by_clicking(page: Page, server: Server) -> None:
             f"() => document.querySelectorAll('{MY_CARDS}').length === {13 - played}"
         )
     assert played == 13
+    assert explained, "no card was ever shaded"
     expect(page.locator(".result")).to_contain_text("Hand 1 is over")
     expect(page.locator(".tricks li")).to_have_count(13)
     expect(page.locator(".scores tbody tr")).to_have_count(1)

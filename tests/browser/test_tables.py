@@ -18,7 +18,7 @@ from app.web.i18n import translations
 from tests.browser.conftest import DESKTOP, PHONE, SETTLED, Server, shot
 
 AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core"
-LEGAL = ".play-form button[data-card]:not([disabled])"
+LEGAL = ".play-form button[data-card]:not([disabled], [aria-disabled=true])"
 MY_CARDS = ".you [data-card]"
 
 TABLES = [

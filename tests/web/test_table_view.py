@@ -22,6 +22,7 @@ from app.engine import (
     view_for,
 )
 from app.services.games import Table
+from app.web.messages import BY_RULE
 from app.web.table import CARD_PAUSE_MS, TRICK_PAUSE_MS, build
 from tests.engine.helpers import play_random_game, random_step
 
@@ -143,3 +144,23 @@ def test_the_game_over_panel_says_your_place() -> None:
     view = build(table_of(state))
     assert view.place == 1 + sum(1 for t in state.totals if t < state.totals[0])
     assert build(table_of(start_hand(new_game(RuleOptions.standard()), seed=1))).place is None
+
+
+def test_a_shaded_card_carries_the_engines_reason() -> None:
+    """UI: every card the player may not play now carries why, with the engine's rule (R6.1
+    follow suit, R5.x the first lead, R8.4 hearts not broken …); a playable card carries none."""
+    rng = random.Random(8)
+    rules: set[str] = set()
+    for seed in range(6):
+        state = start_hand(new_game(RuleOptions.standard(pass_cycle="none")), seed=seed)
+        while state.phase is not Phase.DEAL:
+            if 0 in to_act(state) and state.phase is Phase.PLAY:
+                view = build(table_of(state))
+                legal = {str(c) for c in legal_cards(state, 0)}
+                for c in view.hand:
+                    assert (c.why is None) == (c.code in legal), c
+                    if c.why is not None:
+                        assert c.rule is not None and c.why == BY_RULE[c.rule]
+                        rules.add(c.rule)
+            state = random_step(state, rng)
+    assert {"R6.1", "R5.1"} <= rules
