@@ -107,6 +107,11 @@ def test_play_a_whole_hand_by_clicking(page: Page, server: Server) -> None:
                 assert len(hand_codes(page)) == before
                 shot(page, "why-shaded")
         if played == 4:
+            summary = page.locator(".last-trick summary")
+            box = summary.bounding_box()
+            assert box is not None and box["height"] >= 44  # a fingertip's target
+            summary.click()
+            expect(page.locator(".last-trick .tricks .mini")).to_have_count(4)
             shot(page, "mid-hand")
         tap(legal.first)
         played += 1

@@ -233,6 +233,32 @@ def test_a_move_answer_carries_the_computers_cards_in_play_order(client: TestCli
         assert int(pause) == (1500 if completes else 600)
 
 
+def test_the_table_shows_the_last_trick_on_demand(client: TestClient) -> None:
+    """A "Last trick" button (a disclosure, no script needed) on the table once a trick is
+    done: its cards in play order and who took it; none before the first trick is done."""
+    game_id = start(client)
+    page = client.get(f"/games/{game_id}").text
+    assert 'class="last-trick"' not in page
+    state = game_state(client, game_id)
+    assert state.hand is not None
+    cards = [str(c) for c in state.hand.hands[0][:3]]
+    client.post(f"/games/{game_id}/pass", data={"version": str(version_of(page)), "cards": cards})
+    while True:
+        state = game_state(client, game_id)
+        assert state.hand is not None
+        if state.hand.tricks:
+            break
+        page = client.get(f"/games/{game_id}").text
+        card = str(legal_cards(state, 0)[0])
+        client.post(f"/games/{game_id}/play", data={"version": str(version_of(page)), "card": card})
+    page = client.get(f"/games/{game_id}").text
+    details = re.search(r'<details class="last-trick">(.*?)</details>', page, re.S)
+    assert details is not None and "Last trick" in details.group(1)
+    last = state.hand.tricks[-1]
+    shown = re.findall(r'<span class="mini[^"]*">([^<]+)</span>', details.group(1))
+    assert shown == [c.label for _, c in last.plays]
+
+
 @pytest.mark.parametrize(
     ("data", "status", "message"),
     [
