@@ -83,6 +83,8 @@ class SeatView:
     dealer: bool
     queens: int = 0
     """Queens of spades this seat has taken this hand (public: they came with its tricks)."""
+    receives: bool = False
+    """This seat receives the human's pass (shown while the human chooses the cards)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +197,9 @@ class TableView(FrameView):
     last_hand: ScoreRow | None
     target: int
     kitty_cards: list[CardView]
+    received_from: str | None
+    """Who passed the received cards (shown until the first trick is done), if any."""
+    received_cards: list[CardView]
     moon_options: list[MoonOption]
     rules: list[RuleLine]
     messages: list[str] = field(default_factory=list)
@@ -269,6 +274,10 @@ def _frame_fields(table: Table, pause_scale: float) -> dict[str, Any]:
     n = view.num_players
     points = hand_points_so_far(view)
     queens = queens_taken(view)
+    mode = _mode(table)
+    target = None
+    if view.direction is not PassDirection.HOLD and view.hand_number:
+        target = pass_target(view.seat, view.direction, n)
     seats = [
         SeatView(
             seat=s,
@@ -282,6 +291,7 @@ def _frame_fields(table: Table, pause_scale: float) -> dict[str, Any]:
             is_human=table.seats[s] == HUMAN,
             dealer=s == view.dealer and view.hand_number > 0,
             queens=queens[s],
+            receives=mode == "pass" and s == target,
         )
         for s in range(n)
     ]
@@ -289,12 +299,9 @@ def _frame_fields(table: Table, pause_scale: float) -> dict[str, Any]:
     pause = TRICK_PAUSE_MS if finished else CARD_PAUSE_MS
     if table.fast_play:
         pause //= FAST_FACTOR
-    target = None
-    if view.direction is not PassDirection.HOLD and view.hand_number:
-        target = pass_target(view.seat, view.direction, n)
     holder = view.kitty_collector
     return {
-        "mode": _mode(table),
+        "mode": mode,
         "seats": seats,
         "trick": trick,
         "trick_finished": finished,
@@ -352,6 +359,14 @@ def build(table: Table, messages: list[str] | None = None, pause_scale: float = 
         last_hand=scores[-1] if hand_over and scores else None,
         target=view.options.target_score,
         kitty_cards=[card_view(c) for c in sorted(view.kitty or ())],
+        received_from=(
+            seat_name(view.received_from, n)
+            if view.received and view.received_from is not None and not view.tricks
+            else None
+        ),
+        received_cards=[card_view(c) for c in sorted(view.received or ())]
+        if not view.tricks
+        else [],
         moon_options=_moon_options(view, base) if mode == "moon" else [],
         rules=rule_lines(view),
         messages=list(messages or []),

@@ -164,3 +164,26 @@ def test_a_shaded_card_carries_the_engines_reason() -> None:
                         rules.add(c.rule)
             state = random_step(state, rng)
     assert {"R6.1", "R5.1"} <= rules
+
+
+def test_the_table_shows_who_receives_the_pass_and_who_passed_to_you() -> None:
+    """UI-03, UI-07: while passing, the receiving seat is marked (left: West at four seats);
+    after the pass, "received from East: …" until the first trick is done."""
+    rng = random.Random(2)
+    state = start_hand(new_game(RuleOptions.standard()), seed=3)
+    view = build(table_of(state))
+    assert [s.name for s in view.seats if s.receives] == ["West"]
+    assert view.received_from is None
+    while state.phase is Phase.PASS:
+        state = random_step(state, rng)
+    view = build(table_of(state))
+    assert not any(s.receives for s in view.seats)
+    assert view.received_from == "East"
+    assert state.hand is not None
+    assert sorted(c.code for c in view.received_cards) == sorted(
+        str(c) for c in view_for(state, 0).received or ()
+    )
+    while state.hand is not None and not state.hand.tricks:
+        state = random_step(state, rng)
+    view = build(table_of(state))
+    assert view.received_from is None and view.received_cards == []
