@@ -3,8 +3,8 @@
 It reads the stable markers of `templates/partials/table.html`: the forms' actions and their
 `version`, the pass form's checkboxes (`name="cards"`), the playable card buttons (`name="card"`
 without `disabled` or `aria-disabled`), the moon choice (`name="scoring"`), the next-hand form
-(`/next`), game over
-(the `/again` form), and how the computer players' cards reach the page, in either protocol:
+(`/next`), game over (the `/again` form), and how the computer players' cards reach the page,
+in either protocol:
 
 - frames: a response may carry `<template class="frame" data-pause="600">…</template>` elements,
   the computer players' cards that the page plays out one after another; the player waits the

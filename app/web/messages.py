@@ -28,8 +28,9 @@ STALE = N_("The table had moved on; here it is as it is now.")
 
 def explain(refusal: Refusal) -> str:
     """The message id to show for a refused action."""
-    if refusal.stale:
-        return STALE
-    if refusal.rule in BY_RULE:
-        return BY_RULE[refusal.rule]
-    return N_("That move is not allowed here.")
+    return STALE if refusal.stale else for_rule(refusal.rule)
+
+
+def for_rule(rule: str | None) -> str:
+    """The message id that explains what `rule` forbids (a general one for other rules)."""
+    return BY_RULE.get(rule or "", N_("That move is not allowed here."))

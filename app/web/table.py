@@ -32,8 +32,8 @@ from app.engine import (
     seat_names,
 )
 from app.services.games import HUMAN, Table
+from app.web import messages
 from app.web.i18n import N_
-from app.web.messages import BY_RULE
 from app.web.options_form import FIELDS
 
 COMPASS = {
@@ -397,7 +397,7 @@ def _shaded(view: PlayerView, shown: CardView, c: Card) -> CardView:
     if found is None:
         return shown
     rule = found[0]
-    return replace(shown, why=BY_RULE.get(rule, N_("That move is not allowed here.")), rule=rule)
+    return replace(shown, why=messages.for_rule(rule), rule=rule)
 
 
 def _place(view: PlayerView) -> int:
