@@ -210,7 +210,8 @@ def report(config: Config, outcome: Outcome, database: str, processes: int) -> l
         f"status (whole run): {_counts(statuses(rec.requests))}",
         f"failures (whole run): {total_failed} ("
         + ", ".join(f"{kind} {failed.get(kind, 0)}" for kind in FAILURE_KINDS)
-        + ")",
+        + "); "
+        + _when(rec.requests, outcome),
     ]
     for kind in WAIT_KINDS:
         spread = Spread.of(w.seconds for w in waits if w.kind == kind)
@@ -262,6 +263,14 @@ def report(config: Config, outcome: Outcome, database: str, processes: int) -> l
             f"p95 {_ms(p95)} ms, p99 {_ms(p99)} ms, failures {total_failed}"
         )
     return lines
+
+
+def _when(samples: list[RequestSample], outcome: Outcome) -> str:
+    """When the failed requests ended: in the ramp-up, the measured period or after it."""
+    ends = [s.end for s in samples if s.outcome != "ok"]
+    ramp = sum(1 for end in ends if end < outcome.start)
+    after = sum(1 for end in ends if end > outcome.end)
+    return f"ramp-up {ramp}, measured {len(ends) - ramp - after}, after {after}"
 
 
 def _counts(counter: Counter[str]) -> str:
