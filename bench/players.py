@@ -268,7 +268,7 @@ class Player:
             await self.pause(screen.pause)
             if screen.kind != "advance":
                 break
-            await self.pause(screen.advance_delay)
+            await self.pause(max(0.0, screen.advance_delay - screen.pause))  # from the answer
             reply = await self.browser.request(
                 "POST",
                 f"/games/{screen.game_id}/advance",

@@ -71,7 +71,8 @@ class Screen:
     pause: float = 0.0
     """Seconds the page spends playing out the response's frames."""
     advance_delay: float = 0.0
-    """Seconds the page waits before posting the advance form."""
+    """Seconds the page waits before posting the advance form, from the answer (the steps
+    included)."""
     cards: list[str] = field(default_factory=list)
     """The cards it may pass (pass) or play (play)."""
     scorings: list[str] = field(default_factory=list)

@@ -35,7 +35,7 @@ from app.web.deps import (
 from app.web.i18n import N_
 from app.web.ratelimit import refuse_new_game
 from app.web.session import remember
-from app.web.table import build, frames
+from app.web.table import build, frames, step_cards
 
 router = APIRouter()
 
@@ -364,6 +364,11 @@ def _table_response(
     request: Request, svc: ServicesDep, outcome: games.Outcome, notes: list[str], status: int
 ) -> Response:
     scale = svc.settings.pause_scale
-    context = {"t": build(outcome.table, notes, scale), "frames": frames(outcome.steps, scale)}
+    steps = frames(outcome.steps, scale)
+    context = {
+        "t": build(outcome.table, notes, scale),
+        "frames": steps,
+        "step_faces": step_cards(steps),
+    }
     name = "partials/update.html" if is_htmx(request) else "game.html"
     return render(request, name, context, status, return_to=f"/games/{outcome.table.game_id}")

@@ -163,6 +163,10 @@ class FrameView:
     pot_points: int
     kitty_size: int
     kitty_holder: str | None
+    trick_state: str
+    """The trick on the table as JSON for the page, which moves the cards from one state to the
+    next: `[hand, trick, clears, [[seat, card, flags], …]]` (flags: 1 the winner, 2 cancelled;
+    `clears`: the trick is done and goes to its winner after the pause)."""
 
     @property
     def seat_states(self) -> str:
@@ -296,6 +300,9 @@ def _frame_fields(table: Table, pause_scale: float) -> dict[str, Any]:
         for s in range(n)
     ]
     trick, finished = _trick_on_table(view)
+    number = view.tricks[-1].number if finished else len(view.tricks) + 1
+    clears = finished and mode in ("play", "wait")
+    plays = [[p.seat, p.card.code, int(p.winner) | 2 * int(p.cancelled)] for p in trick]
     pause = TRICK_PAUSE_MS if finished else CARD_PAUSE_MS
     if table.fast_play:
         pause //= FAST_FACTOR
@@ -315,6 +322,9 @@ def _frame_fields(table: Table, pause_scale: float) -> dict[str, Any]:
         "pot_points": points_of(view.options, view.pot),
         "kitty_size": view.kitty_size,
         "kitty_holder": seat_name(holder, n) if holder is not None else None,
+        "trick_state": json.dumps(
+            [view.hand_number, number, int(clears), plays], separators=(",", ":")
+        ),
     }
 
 
@@ -376,6 +386,11 @@ def build(table: Table, messages: list[str] | None = None, pause_scale: float = 
 def frames(steps: Sequence[Table], pause_scale: float = 1.0) -> list[FrameView]:
     """The steps of a move's answer as the page plays them, each shown for its `pause_ms`."""
     return [frame(step, pause_scale) for step in steps]
+
+
+def step_cards(steps: Sequence[FrameView]) -> list[str]:
+    """The cards the steps put on the table, each once (the page draws them from these)."""
+    return list(dict.fromkeys(p.card.code for step in steps for p in step.trick))
 
 
 def rule_lines(view: PlayerView) -> list[RuleLine]:

@@ -111,38 +111,200 @@
   document.addEventListener("htmx:load", function (event) { init(event.detail.elt); });
 })();
 
-// Playing out a move's answer. The server answers a decision with the final table plus the
-// steps before it (`template.frame`: the trick and notes and the prompt after each card, each
-// seat's count, points and turn in `data-seats`, and the step's pause) and the side panels to
-// show afterwards (`template.later`). The steps are shown one after another on a copy of the
-// table; a click anywhere (or a key) skips to the end; meanwhile the hand is inert.
+// Playing out a move's answer, with cards that move. The server answers a decision with the
+// final table plus the steps before it (`template.frame`: the trick as data in `data-trick`, the
+// notes and prompt after each card, each seat's count, points and turn in `data-seats`, and the
+// step's pause), the faces of the cards they put on the table (`template.faces`) and the side
+// panels to show afterwards (`template.later`). The trick on the table before the answer stays
+// on the page: from one state to the next, only the new cards move (from their player's seat, or
+// from your hand, to the table) and a finished trick slides to its winner. A click anywhere (or
+// a key) skips to the end; meanwhile the hand is inert. No motion under prefers-reduced-motion.
 (function () {
   "use strict";
+  var still = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
   var skipping = null;
+  var previous = null; // the trick on the page when an answer comes, to carry on from
+  var thrown = null;   // the card the player just played, and where it was
+  var clearing = null; // the timer that sends a finished trick to its winner
+  var running = [];    // animations a skip finishes at once
+
+  function calm() { return !document.body.animate || (still !== null && still.matches); }
+  function centre(r) { return [r.left + r.width / 2, r.top + r.height / 2]; }
+  function state(el) {
+    try { return JSON.parse(el.getAttribute("data-trick")); } catch (e) { return null; }
+  }
+  function track(animation) {
+    running.push(animation);
+    animation.addEventListener("finish", function () {
+      running.splice(running.indexOf(animation), 1);
+    });
+    return animation;
+  }
 
   function announce(text) {
     var region = document.getElementById("announce");
     if (region && text) region.textContent = text;
   }
 
+  // Seat index → [key, name] (data-names: "S:You|W:West|…").
+  function labels(table) {
+    return (table.getAttribute("data-names") || "").split("|").map(function (pair) {
+      var at = pair.indexOf(":");
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    });
+  }
+
+  // Where a seat's cards come from and where its tricks go: its box on the table, or your hand.
+  function seatRect(table, key) {
+    var box = table.querySelector('.seat[data-seat="' + key + '"]');
+    if (!box) return null;
+    if (box.classList.contains("you")) {
+      var hand = box.querySelector(".cards") || box;
+      var r = hand.getBoundingClientRect();
+      return { left: r.left + r.width / 2 - 20, top: r.top, width: 40, height: 56 };
+    }
+    return (box.querySelector(".backs") || box).getBoundingClientRect();
+  }
+
+  function flyIn(table, el, seat, code, names, ms) {
+    var face = el.querySelector(".face");
+    if (calm() || !face || !ms) return;
+    var from = null;
+    if (thrown && thrown.code === code && names[seat] && names[seat][0] === thrown.seat) {
+      from = thrown.rect;
+      thrown = null;
+    } else if (names[seat]) {
+      from = seatRect(table, names[seat][0]);
+    }
+    if (!from) return;
+    var to = face.getBoundingClientRect();
+    if (!to.width) return;
+    var a = centre(from), b = centre(to);
+    var scale = Math.max(0.3, Math.min(1.6, from.width / to.width));
+    var timing = { duration: ms, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" };
+    track(el.animate([{ translate: (a[0] - b[0]) + "px " + (a[1] - b[1]) + "px" },
+                      { translate: "0px 0px" }], timing));
+    track(face.animate([{ scale: scale, opacity: 0.75 }, { scale: 1, opacity: 1 }], timing));
+  }
+
+  // The cards of a trick leave the table: to the winner's seat, or (no winner: they wait for
+  // the next trick's winner; another hand) they fade where they are.
+  function sweep(table, cards, to, ms) {
+    var layer = document.getElementById("flying");
+    if (!layer && !calm()) {
+      layer = document.createElement("div");
+      layer.id = "flying";
+      layer.setAttribute("aria-hidden", "true");
+      document.body.appendChild(layer);
+    }
+    cards.forEach(function (el) {
+      var face = el.querySelector(".face");
+      var r = face ? face.getBoundingClientRect() : null;
+      el.remove();
+      if (calm() || !ms || !layer || !r || !r.width) return;
+      var ghost = face.cloneNode(true);
+      ghost.classList.add("ghost");
+      ghost.style.left = r.left + "px";
+      ghost.style.top = r.top + "px";
+      ghost.style.width = r.width + "px";
+      ghost.style.height = r.height + "px";
+      layer.appendChild(ghost);
+      var a = centre(r), b = to ? centre(to) : a;
+      var animation = track(ghost.animate([
+        { translate: "0px 0px", scale: 1, opacity: 1 },
+        { translate: (b[0] - a[0]) + "px " + (b[1] - a[1]) + "px", scale: to ? 0.4 : 0.9,
+          opacity: 0 }
+      ], { duration: ms, easing: "ease-in", fill: "forwards" }));
+      animation.addEventListener("finish", function () { ghost.remove(); });
+    });
+  }
+
+  function make(sources, code, seat, names) {
+    var source = sources[code];
+    if (!source) return null;
+    var el = source.cloneNode(true);
+    el.className = "played slot-" + seat;
+    var name = names[seat] ? names[seat][1] : "";
+    el.title = name;
+    var by = el.querySelector(".by");
+    if (by) by.textContent = name;
+    return el;
+  }
+
+  // Show `next` ([hand, trick, clears, [[seat, card, flags], …]]) on the trick element: the
+  // cards already there stay still, the new ones fly in, those gone leave the table.
+  function show(table, trick, next, sources, motion) {
+    var names = labels(table);
+    var now = state(trick) || [null, null, 0, []];
+    var same = now[0] === next[0] && now[1] === next[1];
+    var here = {};
+    var gone = [];
+    Array.prototype.forEach.call(trick.querySelectorAll(":scope > .played"), function (el) {
+      var seat = parseInt((el.className.match(/\bslot-(\d+)/) || [])[1], 10);
+      if (same && here[seat] === undefined) here[seat] = el; else gone.push(el);
+    });
+    // Where the cards that stay are now: when the trick is laid out in a row (many seats, a
+    // phone), a new card moves them, and they slide to their new places.
+    var stay = Object.keys(here).map(function (seat) {
+      return [here[seat], here[seat].getBoundingClientRect()];
+    });
+    var fresh = [];
+    next[3].forEach(function (play) {
+      var seat = play[0], code = play[1], flags = play[2];
+      var el = here[seat];
+      delete here[seat];
+      if (el && el.getAttribute("data-played") !== code) { gone.push(el); el = null; }
+      if (!el) {  // a new card goes last: the cards of a trick come in play order
+        el = make(sources, code, seat, names);
+        if (!el) return;
+        trick.appendChild(el);
+        fresh.push([el, seat, code]);
+      }
+      el.classList.toggle("winner", (flags & 1) === 1);
+      el.classList.toggle("cancelled", (flags & 2) === 2);
+    });
+    Object.keys(here).forEach(function (seat) { gone.push(here[seat]); });
+    if (gone.length) {
+      var winner = now[3].filter(function (play) { return play[2] & 1; })[0];
+      var to = winner && now[0] === next[0] && names[winner[0]] ?
+        seatRect(table, names[winner[0]][0]) : null;
+      sweep(table, gone, to, motion ? motion.sweep : 0);
+    }
+    trick.classList.toggle("finished", next[2] === 1);
+    trick.setAttribute("data-trick", JSON.stringify(next));
+    fresh.forEach(function (item) {
+      flyIn(table, item[0], item[1], item[2], names, motion ? motion.card : 0);
+    });
+    if (motion && !calm()) {
+      stay.forEach(function (item) {
+        if (!item[0].isConnected) return;
+        var r = item[0].getBoundingClientRect();
+        var dx = item[1].left - r.left, dy = item[1].top - r.top;
+        if (Math.abs(dx) + Math.abs(dy) < 1) return;
+        track(item[0].animate([{ translate: dx + "px " + dy + "px" }, { translate: "0px 0px" }],
+                              { duration: motion.card, easing: "ease-out" }));
+      });
+    }
+  }
+
   function setSeats(table, states) {
-    states.forEach(function (state) {
-      var box = table.querySelector('.seat[data-seat="' + state[0] + '"]');
+    states.forEach(function (seat) {
+      var box = table.querySelector('.seat[data-seat="' + seat[0] + '"]');
       if (!box) return;
-      box.classList.toggle("to-act", state[3] === 1);
+      box.classList.toggle("to-act", seat[3] === 1);
       var queen = box.querySelector(".queen-taken");
       if (queen) {
-        queen.hidden = !state[4];
-        queen.querySelector(".times").textContent = state[4] > 1 ? "\u00d7" + state[4] : "";
+        queen.hidden = !seat[4];
+        queen.querySelector(".times").textContent = seat[4] > 1 ? "\u00d7" + seat[4] : "";
       }
       var points = box.querySelector(".points");
-      if (points) points.textContent = "\u2665" + state[2];
+      if (points) points.textContent = "\u2665" + seat[2];
       var backs = box.querySelector(".backs");
       if (!backs) return;
       var count = backs.querySelector(".count");
-      if (count) count.textContent = state[1];
+      if (count) count.textContent = seat[1];
       var shown = backs.querySelectorAll(".back");
-      var wanted = Math.min(8, state[1]);
+      var wanted = Math.min(8, seat[1]);
       for (var i = shown.length; i > wanted; i--) shown[i - 1].remove();
       for (var j = shown.length; j < wanted; j++) {
         var back = document.createElement("span");
@@ -153,44 +315,67 @@
     });
   }
 
-  function replaceAll(scope, selector, fresh) {
-    var old = scope.querySelectorAll(selector);
-    if (old.length) {
-      old[0].replaceWith.apply(old[0], fresh);
-      for (var i = 1; i < old.length; i++) old[i].remove();
-    }
+  function seatStates(el) {
+    try { return JSON.parse(el.getAttribute("data-seats") || "[]"); } catch (e) { return []; }
   }
 
   function play(table) {
     if (skipping) skipping();
+    clearTimeout(clearing);
+    var felt = table.querySelector(":scope > .felt");
+    var trick = felt && felt.querySelector(":scope > .trick");
+    var carried = previous;
+    previous = null;
+    if (!trick) return;
+    var end = state(trick);
+    var endPause = parseInt(trick.getAttribute("data-pause"), 10) || 0;
+    var endSeats = seatStates(trick);
+    var fast = table.classList.contains("fast");
+    var motion = { card: fast ? 160 : 280, sweep: fast ? 220 : 420 };
+    var sources = {};
+    table.querySelectorAll("template.faces").forEach(function (faces) {
+      Array.prototype.forEach.call(faces.content.children, function (el) {
+        sources[el.getAttribute("data-played")] = el;
+      });
+    });
+    trick.querySelectorAll(":scope > .played").forEach(function (el) {
+      var copy = el.cloneNode(true);
+      copy.classList.remove("new");
+      sources[el.getAttribute("data-played")] = copy;
+    });
+    // Carry on from the trick the page showed: its cards stay where they are.
+    if (carried && carried !== trick && end) {
+      carried.querySelectorAll(".new").forEach(function (el) { el.classList.remove("new"); });
+      trick.replaceWith(carried);
+      trick = carried;
+    }
+    trick.classList.add("moving"); // this script clears it, not the stylesheet
     var frames = Array.prototype.slice.call(table.querySelectorAll("template.frame"));
     var later = table.querySelector("template.later");
-    var felt = table.querySelector(":scope > .felt");
-    var you = table.querySelector(".seat.you");
-    var prompt = table.querySelector(".status .prompt");
     var hand = table.querySelector("form.hand");
-    var final = null, finalYou = null, finalPoints = null, finalQueen = null;
-    var finalPrompt = prompt;
+    var results = Array.prototype.slice.call(felt.querySelectorAll(":scope > .result"));
+    var notes = Array.prototype.slice.call(felt.querySelectorAll(":scope > .table-info"));
+    var prompt = table.querySelector(".status .prompt");
     var timer = null, i = 0;
 
-    function finish() {
+    function replaceNotes(fresh) {
+      felt.querySelectorAll(":scope > .table-info").forEach(function (el) { el.remove(); });
+      trick.after.apply(trick, fresh);
+    }
+
+    function finish(instant) {
       clearTimeout(timer);
       skipping = null;
       document.removeEventListener("click", skip, true);
       document.removeEventListener("keydown", skip, true);
-      if (final) {
-        felt.replaceWith(final);
-        felt = final;
-        you.className = finalYou;
-        var points = you.querySelector(".points");
-        if (points && finalPoints !== null) points.textContent = finalPoints;
-        var queen = you.querySelector(".queen-taken");
-        if (queen && finalQueen) {
-          queen.hidden = finalQueen[0];
-          queen.querySelector(".times").textContent = finalQueen[1];
-        }
-        var shownPrompt = table.querySelector(".status .prompt");
-        if (shownPrompt && finalPrompt) shownPrompt.replaceWith(finalPrompt);
+      if (instant) running.slice().forEach(function (a) { a.finish(); });
+      if (end) show(table, trick, end, sources, instant ? null : motion);
+      if (frames.length) {
+        replaceNotes(notes);
+        var shown = table.querySelector(".status .prompt");
+        if (shown && prompt && shown !== prompt) shown.replaceWith(prompt);
+        setSeats(table, endSeats);
+        results.forEach(function (el) { el.hidden = false; });
       }
       document.body.classList.remove("replaying");
       if (hand) hand.inert = false;
@@ -202,9 +387,16 @@
         later.remove();
       }
       frames.forEach(function (frame) { frame.remove(); });
+      table.querySelectorAll("template.faces").forEach(function (el) { el.remove(); });
       announce(table.getAttribute("data-announce"));
       var focus = table.querySelector("[autofocus]");
       if (focus && frames.length) focus.focus();
+      // A finished trick goes to its winner after its pause (unless the page moves on first).
+      if (end && end[2] === 1) {
+        clearing = setTimeout(function () {
+          if (trick.isConnected) show(table, trick, [end[0], end[1], 0, []], sources, motion);
+        }, endPause);
+      }
     }
 
     function skip(event) {
@@ -212,44 +404,58 @@
         event.preventDefault();
         event.stopPropagation();
       }
-      finish();
+      finish(true);
     }
 
     function step() {
-      if (i >= frames.length) { finish(); return; }
+      if (i >= frames.length) { finish(false); return; }
       var frame = frames[i++];
       var content = frame.content.cloneNode(true);
-      var trick = content.querySelector(".trick");
-      var notes = content.querySelectorAll(".table-info");
+      var next = state(frame);
+      if (next) show(table, trick, next, sources, motion);
+      replaceNotes(Array.prototype.slice.call(content.querySelectorAll(".table-info")));
       var stepPrompt = content.querySelector(".prompt");
-      felt.querySelectorAll(".table-info").forEach(function (el) { el.remove(); });
-      if (trick) replaceAll(felt, ".trick", [trick].concat(Array.prototype.slice.call(notes)));
-      if (stepPrompt) replaceAll(table, ".status .prompt", [stepPrompt]);
-      setSeats(table, JSON.parse(frame.getAttribute("data-seats") || "[]"));
+      var shown = table.querySelector(".status .prompt");
+      if (stepPrompt && shown) shown.replaceWith(stepPrompt);
+      setSeats(table, seatStates(frame));
       announce(frame.getAttribute("data-announce"));
       timer = setTimeout(step, parseInt(frame.getAttribute("data-pause"), 10) || 0);
     }
 
-    if (!frames.length || !felt || !you) { finish(); return; }
-    // Play the steps on a copy of the table without its result panel; the final table (and the
-    // player's own seat as it ends) comes back at the end.
-    final = felt;
-    finalYou = you.className;
-    var ownPoints = you.querySelector(".points");
-    finalPoints = ownPoints ? ownPoints.textContent : null;
-    var ownQueen = you.querySelector(".queen-taken");
-    finalQueen = ownQueen ? [ownQueen.hidden, ownQueen.querySelector(".times").textContent] : null;
-    felt = final.cloneNode(true);
-    felt.querySelectorAll(".result").forEach(function (el) { el.remove(); });
-    final.replaceWith(felt);
+    if (!frames.length) { finish(false); return; }
+    // Play the steps on the table without its result panel and its final notes and prompt;
+    // they come back at the end.
+    results.forEach(function (el) { el.hidden = true; });
+    notes.forEach(function (el) { el.remove(); });
     // On the body: htmx puts the table's own class back when the swap settles, mid-steps.
     document.body.classList.add("replaying");
     if (hand) hand.inert = true;
-    skipping = finish;
+    skipping = function () { finish(true); };
     document.addEventListener("click", skip, true);
     document.addEventListener("keydown", skip, true);
     step();
   }
+
+  // The card the player plays, and where it was: it flies from there to the table.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    var submitter = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent ?
+      event.detail.requestConfig.triggeringEvent.submitter : null;
+    thrown = null;
+    if (form && form.matches && form.matches("form.play-form") && submitter &&
+        submitter.matches("button.card")) {
+      var you = document.querySelector("#table .seat.you");
+      var face = submitter.querySelector(".face") || submitter;
+      thrown = { code: submitter.value, seat: you ? you.getAttribute("data-seat") : null,
+                 rect: face.getBoundingClientRect() };
+    }
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.shouldSwap) return;
+    var shown = document.querySelector("#table > .felt > .trick");
+    previous = shown && shown.hasAttribute("data-trick") ? shown : null;
+  });
 
   // Start in the same task as the swap (htmx:afterSwap), before the browser paints the final
   // table; htmx:load (after the settle delay) is the fallback. Each table is played once.

@@ -122,14 +122,18 @@ def play_and_look(page: Page, tricks: int) -> list[list[Any]]:
     the table before each card (the trick as the page has settled on it)."""
     found: list[list[Any]] = []
     for _ in range(tricks):
+        page.wait_for_function("() => document.getAnimations().length === 0")  # cards landed
         found += page.evaluate(OVERLAPS)
+        held = page.locator(HAND).count()
         page.locator(LEGAL).first.click(position={"x": 10, "y": 10})
-        page.wait_for_function(
-            f"() => {SETTLED} && (document.querySelector('{LEGAL}') !== null"
+        page.wait_for_function(  # the answer is in and played out
+            f"() => {SETTLED} && document.querySelectorAll('{HAND}').length < {held}"
+            f" && (document.querySelector('{LEGAL}') !== null"
             " || document.querySelector('.result') !== null)"
         )
         if page.locator(".result").count():
             break
+    page.wait_for_function("() => document.getAnimations().length === 0")
     found += page.evaluate(OVERLAPS)
     return found
 

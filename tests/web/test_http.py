@@ -9,8 +9,10 @@ posts and the security headers.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from datetime import UTC, datetime, timedelta
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -221,15 +223,22 @@ def test_a_move_answer_carries_the_computers_cards_in_play_order(client: TestCli
     after = game_state(client, game_id)
     assert 0 in to_act(after) or after.phase is Phase.DEAL
     frames = re.findall(
-        r'<template class="frame" data-pause="(\d+)"(.*?)</template>', response.text, re.S
+        r'<template class="frame" data-pause="(\d+)"[^>]* data-trick="([^"]*)"', response.text
     )
+    faces = re.search(r'<template class="faces">(.*?)</template>', response.text, re.S)
+    assert (faces is not None) == bool(frames)  # the faces of the steps' cards, if any
     played = [(seat, c) for t in after.hand.tricks for seat, c in t.plays]  # type: ignore[union-attr]
     played += list(after.hand.current)  # type: ignore[union-attr]
     since = played[played.index((0, card)) :]
     assert len(frames) == len(since) - 1
-    for (pause, html), (i, (_, shown)) in zip(frames, enumerate(since), strict=False):
-        assert f'data-played="{shown}"' in html, i
+    for (pause, trick), (i, (seat, shown)) in zip(frames, enumerate(since), strict=False):
+        hand, number, clears, plays = json.loads(unescape(trick))
+        assert hand == 1 and plays[-1][:2] == [seat, str(shown)], i  # the card just played
+        assert faces is not None and faces.group(1).count(f'data-played="{shown}"') == 1
         completes = (len(played) - len(since) + i + 1) % 4 == 0
+        assert clears == completes  # a complete trick then goes to its winner
+        assert len(plays) == 4 or not completes
+        assert number == (len(played) - len(since) + i) // 4 + 1  # the trick's number this hand
         assert int(pause) == (1500 if completes else 600)
 
 
