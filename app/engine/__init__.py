@@ -75,7 +75,13 @@ from app.engine.options import (
     Variant,
 )
 from app.engine.rules import breaks_hearts, illegal_play_rule, trick_winner
-from app.engine.scoring import auto_moon_scoring, game_winners, moon_points, raw_points
+from app.engine.scoring import (
+    auto_moon_scoring,
+    game_winners,
+    moon_points,
+    raw_points,
+    trick_points,
+)
 from app.engine.state import GameHeader, GameState, HandResult, HandState, Phase, Plays, Trick
 from app.engine.table import (
     PASS_CYCLES,
@@ -172,6 +178,7 @@ __all__ = [
     "seeded_deal",
     "start_hand",
     "to_act",
+    "trick_points",
     "trick_winner",
     "view_for",
 ]

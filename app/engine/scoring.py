@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from app.engine.cards import QUEEN_OF_SPADES, Hand, Suit
 from app.engine.options import MoonScoring, RuleOptions, TieRule
+from app.engine.state import Trick
 from app.engine.table import deck_for, penalty_total, points_of
 
 
@@ -16,6 +17,14 @@ class HandScore:
     points: tuple[int, ...]
     shooter: int | None
     moon_scoring: MoonScoring | None
+
+
+def trick_points(options: RuleOptions, trick: Trick, kitty: Hand | None = None) -> int:
+    """The points a trick's collector took with it (R11.1): its cards, the pot it carried (R37.1)
+    and, if the kitty went with it and its cards are known (`kitty`), the kitty's (R32.2). For a
+    trick nobody took, its cards' points, which wait in the pot."""
+    carried = kitty if trick.kitty_taken and kitty is not None else ()
+    return points_of(options, (*trick.cards, *trick.pot_taken, *carried))
 
 
 def raw_points(options: RuleOptions, taken: tuple[Hand, ...]) -> tuple[int, ...]:

@@ -49,7 +49,9 @@ from app.engine import (
     to_act,
     view_for,
 )
-from app.services import players
+from app.engine.endgame import nothing_left_to_score
+from app.services import autoplay, players
+from app.services.autoplay import AutoPlay
 from app.services.computers import Thinkers
 from app.services.database import Database
 from app.services.players import Caller
@@ -59,6 +61,7 @@ from app.store.models import HUMAN as HUMAN  # noqa: PLC0414 (re-exported for th
 from app.store.repository import Executor, GameRow
 
 HUMAN_SEAT = 0
+NO_AUTOPLAY = AutoPlay()
 
 
 class GameNotFoundError(LookupError):
@@ -96,6 +99,8 @@ class Outcome:
 
     table: Table
     steps: tuple[Table, ...] = ()
+    finished_tricks: int = 0
+    """Tricks played out at once because nothing was left to score (no steps show them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +278,7 @@ def start_game(
     options: RuleOptions | None = None,
     *,
     keep_active: bool = False,
+    auto: AutoPlay = NO_AUTOPLAY,
 ) -> int:
     """Start a new game against computer players of `level` (the caller's player is created if
     it is new); the previous active game, if any, is marked abandoned, or with `keep_active`
@@ -285,7 +291,7 @@ def start_game(
     seed = secrets.randbits(62)
     state = new_game(options, header.first_dealer)
     deal = _deal(seed, state)
-    actions, states = _play_out(state, [deal], seats, seed, 0, thinkers)
+    actions, states, _ = _play_out(state, [deal], seats, seed, 0, thinkers, auto)
     with db.writing() as connection:
         # A known player's row is locked: on PostgreSQL two tabs' starts would otherwise both
         # find no game in progress (SQLite's write lock already orders them).
@@ -303,7 +309,9 @@ def start_game(
     return game.id
 
 
-def start_again(db: Database, thinkers: Thinkers, caller: Caller, game_id: int) -> int:
+def start_again(
+    db: Database, thinkers: Thinkers, caller: Caller, game_id: int, auto: AutoPlay = NO_AUTOPLAY
+) -> int:
     """A new game with the same options, computer level and pace as one of the caller's games;
     the game in progress instead if there is one, so "New game" posted twice (a double click, a
     retry, a second tab) starts one game and abandons none."""
@@ -314,33 +322,49 @@ def start_again(db: Database, thinkers: Thinkers, caller: Caller, game_id: int) 
         level = next(s for s in game.seats if s != HUMAN)
         options = GameHeader.from_json(game.header).options
         fast_play = game.fast_play
-    return start_game(db, thinkers, caller, level, fast_play, options, keep_active=True)
+    return start_game(db, thinkers, caller, level, fast_play, options, keep_active=True, auto=auto)
 
 
 def act(
-    db: Database, thinkers: Thinkers, caller: Caller, game_id: int, version: int, action: Action
+    db: Database,
+    thinkers: Thinkers,
+    caller: Caller,
+    game_id: int,
+    version: int,
+    action: Action,
+    auto: AutoPlay = NO_AUTOPLAY,
 ) -> Outcome:
     """Apply the human's action if the page was current, then the computers' turns up to the
-    human's next decision."""
+    human's next decision (and the cards `auto` plays for the human)."""
 
     def first(game: GameRow, state: GameState) -> list[Action]:
         if HUMAN_SEAT not in to_act(state):
             raise _Refused(Refusal("It is not your turn.", "R14.2"))
         return [action]
 
-    return _change(db, thinkers, caller, game_id, version, first, retry_of=action)
+    return _change(db, thinkers, caller, game_id, version, first, auto, retry_of=action)
 
 
 def advance(
-    db: Database, thinkers: Thinkers, caller: Caller, game_id: int, version: int
+    db: Database,
+    thinkers: Thinkers,
+    caller: Caller,
+    game_id: int,
+    version: int,
+    auto: AutoPlay = NO_AUTOPLAY,
 ) -> Outcome:
     """Let the computer players act up to the human's next decision (a no-op when it is the
     human's turn already). Only a game stored at a computer's turn needs it."""
-    return _change(db, thinkers, caller, game_id, version, lambda game, state: [])
+    return _change(db, thinkers, caller, game_id, version, lambda game, state: [], auto)
 
 
 def next_hand(
-    db: Database, thinkers: Thinkers, caller: Caller, game_id: int, version: int
+    db: Database,
+    thinkers: Thinkers,
+    caller: Caller,
+    game_id: int,
+    version: int,
+    auto: AutoPlay = NO_AUTOPLAY,
 ) -> Outcome:
     """Deal the next hand once the last one is scored (UI-11), and let the computers pass (and,
     in a hand without passing, play up to the human's first card)."""
@@ -350,7 +374,7 @@ def next_hand(
             raise _Refused(Refusal("The hand is not over yet.", "R13.2"))
         return [_deal(game.seed, state)]
 
-    return _change(db, thinkers, caller, game_id, version, first)
+    return _change(db, thinkers, caller, game_id, version, first, auto)
 
 
 # --- internals --------------------------------------------------------------------------------
@@ -377,6 +401,7 @@ def _change(
     game_id: int,
     version: int,
     first: First,
+    auto: AutoPlay,
     retry_of: Action | None = None,
 ) -> Outcome:
     """Read (or take this process's last row of the game), check, think, then append with the
@@ -387,8 +412,8 @@ def _change(
         return _moved_on(db, caller, game, state, version, retry_of)
     try:
         start = first(game, state)
-        actions, states = _play_out(
-            state, start, tuple(game.seats), game.seed, game.version, thinkers
+        actions, states, at_once = _play_out(
+            state, start, tuple(game.seats), game.seed, game.version, thinkers, auto
         )
     except _Refused as refused:
         raise ActionRefusedError(refused.refusal, _table(game, state)) from None
@@ -410,7 +435,7 @@ def _change(
         return _moved_on(db, caller, *_read(db, caller, game_id), version, retry_of)
     _remember(after, states[-1])
     _keep_row(after)
-    return _outcome(after, actions, states, version)
+    return _outcome(after, actions, states, version, at_once)
 
 
 def _play_out(
@@ -420,33 +445,61 @@ def _play_out(
     seed: int,
     number: int,
     thinkers: Thinkers,
-) -> tuple[list[Action], list[GameState]]:
-    """`start` (validated by the engine), then the computers' turns: every action and the state
-    after each one."""
+    auto: AutoPlay = NO_AUTOPLAY,
+) -> tuple[list[Action], list[GameState], int]:
+    """`start` (validated by the engine), then the computers' turns, and the human's cards that
+    `auto` plays for the player (then the computers' turns again): every action, the state after
+    each one, and how many of the last actions play out at once the rest of a hand in which
+    nothing was left to score."""
+    actions = list(start)
     states: list[GameState] = []
     for action in start:
         state = apply(state, action)
         states.append(state)
     if not start and not any(seats[s] != HUMAN for s in to_act(state)):
-        return [], []
-    planned = thinkers.plan(state, seats, seed, number + len(start))
-    for action in planned:
-        state = apply(state, action)
+        return [], [], 0
+    while True:
+        planned = thinkers.plan(state, seats, seed, number + len(actions))
+        for action in planned:
+            state = apply(state, action)
+            states.append(state)
+        actions += planned
+        humans = [s for s in to_act(state) if seats[s] == HUMAN]
+        if not auto.active or state.phase is not Phase.PLAY or not humans:
+            return actions, states, 0
+        view = view_for(state, humans[0])
+        if auto.finish_hand and nothing_left_to_score(view):
+            rest = autoplay.finish(state)
+            for action in rest:
+                state = apply(state, action)
+                states.append(state)
+            return actions + rest, states, len(rest)
+        single = autoplay.only_card(view) if auto.only_card else None
+        if single is None:
+            return actions, states, 0
+        state = apply(state, single)
         states.append(state)
-    return [*start, *planned], states
+        actions.append(single)
 
 
 def _outcome(
-    game: GameLike, actions: Sequence[Action], states: Sequence[GameState], version: int
+    game: GameLike,
+    actions: Sequence[Action],
+    states: Sequence[GameState],
+    version: int,
+    at_once: int = 0,
 ) -> Outcome:
     """The final table and the steps the page plays before it: the table after each action that
-    a computer's card follows (after the human's card, after each computer card but the last)."""
+    a card follows (after the human's card, after each computer card but the last), except the
+    last `at_once` actions, the rest of a hand played out at once, which no step shows."""
+    shown = len(actions) - at_once
     steps = tuple(
         _table(game, states[i], version + i + 1)
-        for i, following in enumerate(actions[1:])
-        if isinstance(following, Play) and game.seats[following.seat] != HUMAN
+        for i in range(min(shown, len(actions) - 1))
+        if isinstance(actions[i + 1], Play)
     )
-    return Outcome(_table(game, states[-1]), steps)
+    finished = autoplay.tricks_in(at_once, states[-1].num_players) if at_once else 0
+    return Outcome(_table(game, states[-1]), steps, finished)
 
 
 def _moved_on(
@@ -484,8 +537,8 @@ def _retried(
     later = actions[version:]
     if not later or later[0] != action:
         return None
-    for a in later[1:]:
-        if isinstance(a, Deal) or game.seats[a.seat] == HUMAN:
+    for a in later[1:]:  # the human's plays among them: those the table played for the human
+        if isinstance(a, Deal) or (game.seats[a.seat] == HUMAN and not isinstance(a, Play)):
             return None
     state = replay(GameHeader.from_json(game.header), actions[:version])
     states = []

@@ -36,6 +36,7 @@ from app.engine import (
     pass_source,
     pass_target,
     points_of,
+    trick_points,
     view_for,
 )
 from app.services.database import Database
@@ -441,9 +442,7 @@ def _tricks(
             plays=tuple(t.plays),
             winner=t.winner,
             collector=t.collector,
-            points=points_of(
-                options, (*t.cards, *t.pot_taken, *(kitty or () if t.kitty_taken else ()))
-            ),
+            points=trick_points(options, t, None if kitty is None else tuple(kitty)),
             cancelled=_cancelled(t.plays),
             pot_cards=len(t.pot_taken),
             kitty=t.kitty_taken,

@@ -14,11 +14,13 @@ from fastapi import Depends, Request
 from starlette.datastructures import FormData
 
 from app.services import inputs
+from app.services.autoplay import AutoPlay
 from app.services.computers import Thinkers
 from app.services.database import Database
 from app.services.games import GameNotFoundError
 from app.services.players import Caller
 from app.settings import Settings
+from app.web import preferences
 from app.web.guard import stepping_aside
 from app.web.ratelimit import client_address, rate_limits
 
@@ -105,6 +107,8 @@ class Decision:
     game: int
     version: int | None
     form: FormData
+    auto: AutoPlay
+    """What the table plays for the player (their settings)."""
 
     def text(self, name: str) -> str:
         """A text field ("" when missing, or when a file came instead)."""
@@ -127,4 +131,4 @@ async def read_decision(request: Request, game_id: str) -> Decision:
     form = await request.form()
     value = form.get("version")
     version = inputs.ascii_int(value) if isinstance(value, str) else None
-    return Decision(svc, who, game, version, form)
+    return Decision(svc, who, game, version, form, preferences.autoplay(request))

@@ -155,10 +155,12 @@ def choose_language(request: Request, lang: FormText = "", next: FormText = "/")
 
 @router.get("/settings", response_class=HTMLResponse)
 def settings_page(request: Request) -> Response:
-    """Display settings: a four-colour deck, large cards, and two taps to play a card."""
+    """Settings: a four-colour deck, large cards, two taps to play a card, quiet sounds, and
+    what the table plays for the player."""
     context = {
         "saved": request.query_params.get("saved") == "1",
         "two_taps": preferences.two_taps(request),
+        "auto": preferences.autoplay(request),
     }
     return render(request, "settings.html", context)
 
@@ -169,12 +171,18 @@ def save_settings(
     four_colours: FormText = "",
     large_cards: FormText = "",
     two_taps: FormText = "",
+    sounds: FormText = "",
+    only_card: FormText = "",
+    finish_hand: FormText = "",
 ) -> Response:
-    """Remember the display settings in this browser (an unknown two-tap choice: the default)."""
+    """Remember the settings in this browser (an unknown two-tap choice: the default)."""
     response = RedirectResponse("/settings?saved=1", status_code=303)
     for cookie, value in (
         (preferences.FOUR_COLOURS, four_colours),
         (preferences.LARGE_CARDS, large_cards),
+        (preferences.SOUNDS, sounds),
+        (preferences.ONLY_CARD, only_card),
+        (preferences.FINISH_HAND, finish_hand),
     ):
         remember(request, response, cookie, "1" if value == "on" else "0")
     if two_taps not in preferences.TWO_TAPS_CHOICES:
@@ -235,7 +243,8 @@ def new_game(request: Request, svc: ServicesDep, caller: CallerDep, form: FormDe
     except options_form.OptionsFormError as err:
         return _home(request, svc, caller, form, str(err))
     fast = form.get("fast_play") == "on"
-    game_id = games.start_game(svc.db, svc.thinkers, caller, level, fast, options)
+    auto = preferences.autoplay(request)
+    game_id = games.start_game(svc.db, svc.thinkers, caller, level, fast, options, auto=auto)
     return RedirectResponse(f"/games/{game_id}", status_code=303)
 
 
@@ -254,7 +263,7 @@ async def pass_cards(request: Request, game_id: str) -> Response:
         if cards is None or len(cards) != 3:
             raise BadFormError(N_("Choose exactly three cards to pass."))
         action = Pass(0, [_card(code) for code in cards])
-        return games.act(d.svc.db, d.svc.thinkers, d.caller, d.game, at, action)
+        return games.act(d.svc.db, d.svc.thinkers, d.caller, d.game, at, action, d.auto)
 
     return await _versioned(request, game_id, change)
 
@@ -265,7 +274,7 @@ async def play_card(request: Request, game_id: str) -> Response:
 
     def change(d: Decision, at: int) -> games.Outcome:
         action = Play(0, _card(d.text("card")))
-        return games.act(d.svc.db, d.svc.thinkers, d.caller, d.game, at, action)
+        return games.act(d.svc.db, d.svc.thinkers, d.caller, d.game, at, action, d.auto)
 
     return await _versioned(request, game_id, change)
 
@@ -276,7 +285,7 @@ async def advance(request: Request, game_id: str) -> Response:
     computer's turn needs it)."""
 
     def change(d: Decision, at: int) -> games.Outcome:
-        return games.advance(d.svc.db, d.svc.thinkers, d.caller, d.game, at)
+        return games.advance(d.svc.db, d.svc.thinkers, d.caller, d.game, at, d.auto)
 
     return await _versioned(request, game_id, change)
 
@@ -290,7 +299,7 @@ async def moon_choice(request: Request, game_id: str) -> Response:
         if scoring not in ("add_to_others", "subtract_from_self"):
             raise BadFormError(N_("Choose one of the two ways the moon can score."))
         action = MoonChoice(0, scoring)
-        return games.act(d.svc.db, d.svc.thinkers, d.caller, d.game, at, action)
+        return games.act(d.svc.db, d.svc.thinkers, d.caller, d.game, at, action, d.auto)
 
     return await _versioned(request, game_id, change)
 
@@ -301,7 +310,8 @@ def play_again(request: Request, game: GameDep, svc: ServicesDep, caller: Caller
     refused = refuse_new_game(request)
     if refused is not None:
         return refused
-    new_id = games.start_again(svc.db, svc.thinkers, caller, game)
+    auto = preferences.autoplay(request)
+    new_id = games.start_again(svc.db, svc.thinkers, caller, game, auto)
     return RedirectResponse(f"/games/{new_id}", status_code=303)
 
 
@@ -310,7 +320,7 @@ async def next_hand(request: Request, game_id: str) -> Response:
     """Deal the next hand."""
 
     def change(d: Decision, at: int) -> games.Outcome:
-        return games.next_hand(d.svc.db, d.svc.thinkers, d.caller, d.game, at)
+        return games.next_hand(d.svc.db, d.svc.thinkers, d.caller, d.game, at, d.auto)
 
     return await _versioned(request, game_id, change)
 
@@ -366,7 +376,7 @@ def _table_response(
     scale = svc.settings.pause_scale
     steps = frames(outcome.steps, scale)
     context = {
-        "t": build(outcome.table, notes, scale),
+        "t": build(outcome.table, notes, scale, outcome.finished_tricks),
         "frames": steps,
         "step_faces": step_cards(steps),
     }

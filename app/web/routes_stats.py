@@ -17,6 +17,7 @@ from app.services import stats as stats_service
 from app.web import stats_view
 from app.web.deps import CallerDep, GameDep, ServicesDep, game_number
 from app.web.routes import render
+from app.web.table import replay_rows
 
 router = APIRouter()
 
@@ -64,7 +65,8 @@ def hand_replay(
     """A read-only replay of one hand, trick by trick (`?trick=N`)."""
     trick = inputs.ascii_int(request.query_params.get("trick", ""), 0, 999)
     replay = history_service.hand_replay(svc.db, caller, game, game_number(number), trick)
-    return render(request, "replay.html", {"r": replay})
+    rows = replay_rows(replay.tricks, replay.num_players)
+    return render(request, "replay.html", {"r": replay, "rows": rows})
 
 
 @router.get("/history/{game_id}/game.json")

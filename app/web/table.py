@@ -30,8 +30,10 @@ from app.engine import (
     pass_target,
     points_of,
     seat_names,
+    trick_points,
 )
 from app.services.games import HUMAN, Table
+from app.services.history import TrickLine
 from app.web import messages
 from app.web.i18n import N_
 from app.web.options_form import FIELDS
@@ -207,6 +209,8 @@ class TableView(FrameView):
     moon_options: list[MoonOption]
     rules: list[RuleLine]
     messages: list[str] = field(default_factory=list)
+    finished_tricks: int = 0
+    """Tricks just played out at once because nothing was left to score (said once)."""
 
 
 def card_view(c: Card, *, legal: bool = False, received: bool = False) -> CardView:
@@ -252,9 +256,7 @@ def hand_points_so_far(view: PlayerView) -> list[int]:
     points = [0] * view.num_players
     for t in view.tricks:
         if t.collector is not None:
-            points[t.collector] += points_of(view.options, (*t.cards, *t.pot_taken))
-    if view.kitty is not None and view.kitty_collector is not None:
-        points[view.kitty_collector] += points_of(view.options, view.kitty)
+            points[t.collector] += trick_points(view.options, t, view.kitty)
     return points
 
 
@@ -328,8 +330,14 @@ def _frame_fields(table: Table, pause_scale: float) -> dict[str, Any]:
     }
 
 
-def build(table: Table, messages: list[str] | None = None, pause_scale: float = 1.0) -> TableView:
-    """The page's table for the human seat."""
+def build(
+    table: Table,
+    messages: list[str] | None = None,
+    pause_scale: float = 1.0,
+    finished_tricks: int = 0,
+) -> TableView:
+    """The page's table for the human seat (`finished_tricks`: the answer played out the rest
+    of the hand at once)."""
     view = table.view
     step = _frame_fields(table, pause_scale)
     mode = step["mode"]
@@ -380,6 +388,7 @@ def build(table: Table, messages: list[str] | None = None, pause_scale: float = 
         moon_options=_moon_options(view, base) if mode == "moon" else [],
         rules=rule_lines(view),
         messages=list(messages or []),
+        finished_tricks=finished_tricks,
     )
 
 
@@ -433,10 +442,7 @@ def _mode(table: Table) -> str:
     return "wait"
 
 
-def _plays(
-    view: PlayerView, plays: tuple[tuple[int, Card], ...], winner: int | None
-) -> list[PlayView]:
-    n = view.num_players
+def _plays(n: int, plays: tuple[tuple[int, Card], ...], winner: int | None) -> list[PlayView]:
     twins = Counter(c for _, c in plays)
     return [
         PlayView(
@@ -454,11 +460,11 @@ def _plays(
 def _trick_on_table(view: PlayerView) -> tuple[list[PlayView], bool]:
     """The trick in progress, or the trick just finished (shown a moment, winner marked)."""
     if view.current:
-        return _plays(view, view.current, None), False
+        return _plays(view.num_players, view.current, None), False
     if not view.tricks:
         return [], False
     last: Trick = view.tricks[-1]
-    return _plays(view, last.plays, last.winner), True
+    return _plays(view.num_players, last.plays, last.winner), True
 
 
 def _trick_row(view: PlayerView, t: Trick) -> TrickRow:
@@ -466,12 +472,29 @@ def _trick_row(view: PlayerView, t: Trick) -> TrickRow:
     return TrickRow(
         number=t.number,
         leader=seat_name(t.leader, n),
-        plays=tuple(_plays(view, t.plays, t.winner)),
+        plays=tuple(_plays(n, t.plays, t.winner)),
         winner=seat_name(t.collector, n) if t.collector is not None else None,
-        points=points_of(view.options, (*t.cards, *t.pot_taken)),
+        points=trick_points(view.options, t, view.kitty),
         pot_cards=len(t.pot_taken),
         kitty=t.kitty_taken,
     )
+
+
+def replay_rows(lines: Sequence[TrickLine], n: int) -> list[TrickRow]:
+    """A replayed hand's finished tricks as the table's history shows them (the same lines)."""
+    return [
+        TrickRow(
+            number=line.number,
+            leader=seat_name(line.leader, n),
+            plays=tuple(_plays(n, line.plays, line.winner)),
+            winner=seat_name(line.collector, n) if line.collector is not None else None,
+            points=line.points,
+            pot_cards=line.pot_cards,
+            kitty=line.kitty,
+        )
+        for line in lines
+        if line.complete
+    ]
 
 
 def _score_row(view: PlayerView, r: HandResult) -> ScoreRow:

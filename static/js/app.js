@@ -102,13 +102,34 @@
     card.classList.add("lifted");
   }, true);
 
+  // While passing, the arrow on the table points from its middle to the seat that receives.
+  function aim() {
+    var arrow = document.querySelector("#table .pass-arrow");
+    var seat = document.querySelector("#table .felt .seat.receives");
+    if (!arrow || !seat) return;
+    var felt = arrow.parentElement.getBoundingClientRect();
+    var box = seat.getBoundingClientRect();
+    var x = felt.left + felt.width * 0.5, y = felt.top + felt.height * 0.58;
+    var dx = box.left + box.width / 2 - x, dy = box.top + box.height / 2 - y;
+    var distance = Math.sqrt(dx * dx + dy * dy);
+    if (!distance) return;
+    // stop short of the box: its half-extent along the arrow, and the head's length
+    var inside = (Math.abs(dx) * box.width / 2 + Math.abs(dy) * box.height / 2) / distance;
+    var length = Math.max(24, distance - inside - 22);
+    arrow.style.setProperty("--angle", Math.atan2(dy, dx) + "rad");
+    arrow.style.setProperty("--length", length + "px");
+    arrow.classList.add("aimed");
+  }
+
   function init(root) {
     var scope = root && root.querySelectorAll ? root : document;
     scope.querySelectorAll("form.pass-form").forEach(refresh);
+    aim();
   }
 
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { init(event.detail.elt); });
+  window.addEventListener("resize", aim);
 })();
 
 // Playing out a move's answer, with cards that move. The server answers a decision with the
@@ -287,6 +308,39 @@
     }
   }
 
+  // Quiet sounds (the Settings page; off by default): a soft chime when it is your turn to
+  // play after the others' cards, a low note when the queen of spades is taken. Made by the
+  // browser (Web Audio), nothing to download.
+  var audio = null;
+  function sound(notes) {
+    if (!document.body.classList.contains("sounds")) return;
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      audio = audio || new Context();
+      if (audio.state === "suspended") audio.resume();
+      var at = audio.currentTime + 0.01;
+      notes.forEach(function (note) {
+        var tone = audio.createOscillator(), level = audio.createGain();
+        tone.type = note[2];
+        tone.frequency.value = note[0];
+        level.gain.setValueAtTime(0.0001, at);
+        level.gain.exponentialRampToValueAtTime(note[3], at + 0.015);
+        level.gain.exponentialRampToValueAtTime(0.0001, at + note[1]);
+        tone.connect(level).connect(audio.destination);
+        tone.start(at);
+        tone.stop(at + note[1] + 0.02);
+        at += note[1] * 0.8;
+      });
+    } catch (e) { /* no sound is no harm */ }
+  }
+  var YOUR_TURN = [[660, 0.12, "sine", 0.05], [880, 0.16, "sine", 0.04]];
+  var QUEEN = [[196, 0.22, "triangle", 0.07], [147, 0.32, "triangle", 0.06]];
+  // The browser lets a page make sounds once the visitor has touched it.
+  document.addEventListener("pointerdown", function () {
+    if (audio && audio.state === "suspended") audio.resume();
+  }, true);
+
   function setSeats(table, states) {
     states.forEach(function (seat) {
       var box = table.querySelector('.seat[data-seat="' + seat[0] + '"]');
@@ -357,6 +411,19 @@
     var notes = Array.prototype.slice.call(felt.querySelectorAll(":scope > .table-info"));
     var prompt = table.querySelector(".status .prompt");
     var timer = null, i = 0;
+    // The queens of spades taken so far, as the page showed them before the answer.
+    var queens = carried ? total(seatStates(carried)) : null;
+    trick.setAttribute("data-seats", JSON.stringify(endSeats));
+
+    function total(states) {
+      return states.reduce(function (sum, seat) { return sum + (seat[4] || 0); }, 0);
+    }
+
+    function queensTaken(states) {
+      var now = total(states);
+      if (queens !== null && now > queens) sound(QUEEN);
+      queens = now;
+    }
 
     function replaceNotes(fresh) {
       felt.querySelectorAll(":scope > .table-info").forEach(function (el) { el.remove(); });
@@ -391,6 +458,10 @@
       announce(table.getAttribute("data-announce"));
       var focus = table.querySelector("[autofocus]");
       if (focus && frames.length) focus.focus();
+      queensTaken(endSeats);
+      if (carried && frames.length && table.querySelector(".seat.you.to-act .play-form")) {
+        sound(YOUR_TURN);
+      }
       // A finished trick goes to its winner after its pause (unless the page moves on first).
       if (end && end[2] === 1) {
         clearing = setTimeout(function () {
@@ -418,6 +489,7 @@
       var shown = table.querySelector(".status .prompt");
       if (stepPrompt && shown) shown.replaceWith(stepPrompt);
       setSeats(table, seatStates(frame));
+      queensTaken(seatStates(frame));
       announce(frame.getAttribute("data-announce"));
       timer = setTimeout(step, parseInt(frame.getAttribute("data-pause"), 10) || 0);
     }

@@ -105,8 +105,9 @@ def test_a_finished_trick_slides_to_its_winner(page: Page, server: Server) -> No
     tap(page.locator(LEGAL).first)
     # The first trick is done within this answer or the next: its cards leave as ghosts that
     # travel to the seat that took it.
-    page.wait_for_function("() => document.querySelectorAll('#flying .ghost').length === 4")
-    seats = page.evaluate(TARGETS)
+    seats = page.wait_for_function(
+        f"() => document.querySelectorAll('#flying .ghost').length === 4 && ({TARGETS})()"
+    ).json_value()
     assert len(seats) == 4 and len(set(seats)) == 1, seats
     page.wait_for_function("() => document.querySelectorAll('#flying .ghost').length === 0")
     page.wait_for_function(f"() => {SETTLED}")

@@ -231,6 +231,14 @@ def test_replay_of_the_moon_hand_trick_by_trick(
     last = client.get(f"/history/{h.moon}/hands/4").text
     assert re.findall(r'class="trick-card[^"]*" data-played="(\w\w)"', last) == plays[-4:]
     assert 'aria-current="step">13<' in last
+    # Every trick in one list, in the table's own lines (its trick history's macro), with the
+    # points the engine counts for each (the download's).
+    doc = client.get(f"/history/{h.moon}/game.json").json()
+    rows = re.findall(r'<li value="(\d+)">.*?</li>', last, re.S)
+    assert rows == [str(n) for n in range(1, 14)]
+    taken = re.findall(r'<span class="taken">→ ([^<(]+?)(?: \((-?\d+)\))?</span>', last)
+    points = [t["points"] for t in doc["hands"][3]["tricks"]]
+    assert [int(p or 0) for _, p in taken] == points
     middle = client.get(f"/history/{h.moon}/hands/4?trick=7").text
     assert 'aria-current="step">7<' in middle
     cards_before = re.search(r'data-seat-cards="0">.*?</tr>', middle, re.S)

@@ -437,6 +437,22 @@ def test_display_settings_are_remembered_in_this_browser(client: TestClient) -> 
     assert '<option value="touch" selected>' in client.get("/settings").text
 
 
+def test_sounds_and_what_the_table_plays_for_you_are_settings(client: TestClient) -> None:
+    """Quiet sounds and the only legal card played for you are off until chosen; finishing a
+    hand at once is on until turned off; the page shows each choice as saved."""
+    page = client.get("/settings").text
+    assert re.search(r'name="finish_hand" checked', page)
+    assert not re.search(r'name="(sounds|only_card)" checked', page)
+    client.post("/settings", data={"sounds": "on", "only_card": "on"}, headers=BROWSER)
+    page = client.get("/settings").text
+    assert re.search(r'name="sounds" checked', page) and re.search(
+        r'name="only_card" checked', page
+    )
+    assert not re.search(r'name="finish_hand" checked', page)
+    body = re.search(r'<body class="([^"]*)"', client.get("/").text)
+    assert body is not None and body.group(1).split() == ["sounds"]  # the page makes them
+
+
 def test_security_headers(client: TestClient) -> None:
     game_id = start(client)
     response = client.get(f"/games/{game_id}")

@@ -1,0 +1,38 @@
+"""When the rest of a hand can no longer change the score, as one seat can tell from its view.
+
+The table offers to finish such a hand at once. Only what the seat is entitled to know is used
+(BOT-01): a face-down kitty that another seat collected may hold points this seat cannot see, so
+it keeps the hand going; the seat's own kitty is known to it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from app.engine.cards import Card
+from app.engine.state import Phase
+from app.engine.table import card_points, deck_for
+from app.engine.view import PlayerView
+
+
+def nothing_left_to_score(view: PlayerView) -> bool:
+    """True while the hand is played and every card that scores (the hearts, `QS`, and the
+    Omnibus bonus card, R1.4, R20) has been taken with a trick (or is in this seat's own kitty),
+    so the remaining tricks score nothing; with the no-tricks bonus on (R21) every seat must also
+    have taken a trick already. A scoring card on the table or waiting in the pot is still left."""
+    if view.phase is not Phase.PLAY:
+        return False
+    points = card_points(view.options)
+    scoring = Counter(c for c in deck_for(view.options) if points[c.index])
+    taken: Counter[Card] = Counter()
+    for trick in view.tricks:
+        if trick.collector is not None:
+            taken.update(c for c in (*trick.cards, *trick.pot_taken) if points[c.index])
+    if view.kitty is not None:
+        taken.update(c for c in view.kitty if points[c.index])
+    if taken != scoring:
+        return False
+    if view.options.no_tricks_bonus:
+        collectors = {t.collector for t in view.tricks if t.collector is not None}
+        return len(collectors) == view.num_players
+    return True
