@@ -5,14 +5,28 @@ kind of table; screenshots are saved for a look."""
 
 from __future__ import annotations
 
+import random
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from app.engine import RuleOptions, hand_size
-from tests.browser.conftest import SETTLED, Server, shot
+from app.engine import (
+    Action,
+    GameState,
+    Phase,
+    RuleOptions,
+    apply,
+    hand_size,
+    legal_actions,
+    new_game,
+)
+from app.store import make_engine, make_sessionmaker, writer
+from tests.browser.conftest import SETTLED, Server, new_player, shot
+from tests.stats.history import store
+from tests.store.helpers import moon_deal
 
 SIZES: dict[str, tuple[ViewportSize, bool]] = {
     # name: (viewport, touch)
@@ -255,5 +269,55 @@ def test_two_taps_can_be_turned_off(browser: Browser, server: Server) -> None:
         assert page.locator(HAND).count() == cards - 1
         card.click(position={"x": 10, "y": 10})
         expect(page.locator(HAND)).to_have_count(cards - 2)
+    finally:
+        context.close()
+
+
+def game_at_the_moon_choice(context: BrowserContext, server: Server) -> int:
+    """A game stored for the browser where you have just taken every point of a hand and
+    choose how the moon scores (R12.5): a hand without passing dealt you every top card."""
+    token = new_player(context, server)
+    options = RuleOptions.standard(4, pass_cycle="none", moon_scoring="choice")
+    state = apply(new_game(options), moon_deal())
+    steps: list[tuple[Action, GameState]] = [(moon_deal(), state)]
+    rng = random.Random(3)
+    while state.phase is Phase.PLAY:
+        action = rng.choice(legal_actions(state))
+        state = apply(state, action)
+        steps.append((action, state))
+    assert state.phase is Phase.MOON_CHOICE and state.moon_shooter == 0
+    engine = make_engine(server.database_url)
+    try:
+        sessions = make_sessionmaker(writer(engine))
+        return store(sessions, token, options, "easy", steps, datetime.now(UTC))
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_moon_choice_fits_every_screen(browser: Browser, server: Server, size: str) -> None:
+    """The shooter's two choices show whole, each a fingertip's target, with the totals each
+    leads to, and nothing is wider than the screen; a choice scores the hand."""
+    viewport, touch = SIZES[size]
+    context = browser.new_context(viewport=viewport, has_touch=touch)
+    page = context.new_page()
+    try:
+        game_id = game_at_the_moon_choice(context, server)
+        page.goto(f"{server.url}/games/{game_id}")
+        dialog = page.locator(".moon-choice")
+        expect(dialog).to_be_visible()
+        buttons = dialog.locator("button.moon-button")
+        expect(buttons).to_have_count(2)
+        for button in buttons.all():
+            button.scroll_into_view_if_needed()
+            box = button.bounding_box()
+            assert box is not None and box["height"] >= FINGER and box["width"] >= FINGER
+            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+            expect(button.locator(".moon-totals")).to_contain_text("You")
+        width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1]
+        shot(page, "moon-choice")
+        buttons.first.click()
+        expect(page.locator(".result")).to_contain_text("shot the moon")
     finally:
         context.close()
