@@ -156,9 +156,12 @@
   }
   function track(animation) {
     running.push(animation);
-    animation.addEventListener("finish", function () {
-      running.splice(running.indexOf(animation), 1);
-    });
+    function done() {
+      var at = running.indexOf(animation);
+      if (at >= 0) running.splice(at, 1);
+    }
+    animation.addEventListener("finish", done);
+    animation.addEventListener("cancel", done);
     return animation;
   }
 

@@ -25,9 +25,11 @@ MY_CARDS = ".you [data-card]"
 TABLES = [
     # (preset, seats, language, browser locale)
     ("standard", 3, "uk", "uk-UA"),
+    ("standard", 4, "en", "en-US"),
     ("standard", 5, "ru", "ru-RU"),
     ("standard", 7, "sr", "sr-RS"),
     ("cancellation", 6, "uk", "uk-UA"),
+    ("cancellation", 8, "ru", "ru-RU"),
     ("cancellation", 11, "en", "en-GB"),
 ]
 
@@ -89,8 +91,8 @@ def play_hand_by_clicking(page: Page) -> int:
 def test_a_whole_hand_on_every_table_size(
     browser: Browser, server: Server, preset: str, seats: int, language: str, locale: str
 ) -> None:
-    """Q-02, Q-05: 3, 5 and 7 seats, Cancellation with 6 and 11; the language follows the
-    browser's Accept-Language."""
+    """Q-02, Q-05: 3, 4, 5 and 7 seats, Cancellation with 6, 8 and 11; the language follows the
+    browser's Accept-Language; the hand result shows every player at all five sizes."""
     context = browser.new_context(viewport=PHONE, locale=locale)
     page = context.new_page()
     try:
