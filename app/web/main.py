@@ -5,8 +5,10 @@ Run with `uvicorn --factory app.web.main:create_app` after `alembic upgrade head
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import cache
 from pathlib import Path
 
 import anyio.to_thread
@@ -34,6 +36,22 @@ GZIP_LEVEL = 5
 """Cheap on CPU: level 9 takes twice the time to save about 2 % more on our pages."""
 GZIP_MINIMUM_SIZE = 1024
 """Smaller responses (redirects, refusals) go as they are: gzip would save a few bytes."""
+GC_YOUNG_THRESHOLD = 10_000
+"""Net allocations between two collections of young objects (CPython's default: 700)."""
+
+
+@cache
+def tune_gc() -> None:
+    """Once per process, when the server has started: the objects of start-up (modules, routes,
+    templates, catalogues) go to the collector's permanent generation, so no full collection
+    scans them again, and young objects are collected less often. Measured over whole games in
+    one process: full collections went from about 100 ms each to under 10 ms, and the
+    collector's time from 0.8 to 0.05 ms per request; each full collection stopped every request
+    of the process."""
+    gc.collect()
+    gc.freeze()
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, older, oldest)
 
 
 def make_templates() -> Jinja2Templates:
@@ -78,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # As many request threads as database connections: no thread waits for a connection.
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         await anyio.to_thread.run_sync(services.thinkers.start)
+        tune_gc()
         try:
             yield
         finally:

@@ -240,6 +240,13 @@ class Store:
             assert game is not None, f"game {game_id} is not stored"
             return repository.load_actions(session, game)
 
+    def header(self, game_id: int) -> GameHeader:
+        """A game's header (its rules)."""
+        with self.sessions() as session:
+            game = session.get(Game, game_id)
+            assert game is not None, f"game {game_id} is not stored"
+            return GameHeader.from_json(game.header)
+
     def replay_all(self) -> int:
         """Replay every stored game from its log (raises if one is broken); how many there are."""
         with self.sessions() as session:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from app.engine import Action
+from app.engine import Action, GameHeader, Play, apply, replay, view_for
+from app.engine.endgame import nothing_left_to_score
 from bench.screen import read_screen
 from tests.procs.conftest import Decision, Launch, Store, Tab, decide, is_human_decision, run_async
 
@@ -51,7 +52,7 @@ async def _rounds(bases: list[str], store: Store) -> int:
             assert set(statuses) <= {200, 409}, statuses
             assert 200 in statuses, statuses
             posted += 1
-            _assert_applied_once(decision, before, store.log(game_id))
+            _assert_applied_once(decision, before, store.log(game_id), store.header(game_id))
             # Every process shows the table as stored, and every 200 answered with that table.
             pages = [await tab.request("GET", base, f"/games/{game_id}") for base in bases]
             assert all(p is not None and p.status == 200 for p in pages)
@@ -73,14 +74,22 @@ async def _rounds(bases: list[str], store: Store) -> int:
     return posted
 
 
-def _assert_applied_once(decision: Decision, before: list[Action], after: list[Action]) -> None:
-    """The log kept what it had and gained the decision, then only computer actions."""
+def _assert_applied_once(
+    decision: Decision, before: list[Action], after: list[Action], header: GameHeader
+) -> None:
+    """The log kept what it had and gained the decision, then only computer actions, and the
+    human's cards the table plays for the player (by default, the rest of a hand in which
+    nothing is left to score)."""
     assert after[: len(before)] == before
     added = after[len(before) :]
     assert added, f"{decision.kind} at version {decision.version} was not applied"
     assert decision.matches(added[0]), (decision, added[0])
-    humans = [a for a in added if is_human_decision(a)]
-    assert len(humans) == 1, f"{len(humans)} human decisions applied for one: {humans}"
+    state = replay(header, [*before, added[0]])
+    for action in added[1:]:
+        if is_human_decision(action):
+            played_for = isinstance(action, Play) and nothing_left_to_score(view_for(state, 0))
+            assert played_for, f"a second human decision applied for one: {action}"
+        state = apply(state, action)
 
 
 def test_identical_concurrent_posts_over_two_processes_apply_once(
