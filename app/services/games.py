@@ -11,7 +11,8 @@ One request per human decision. Every change runs in three steps:
 1. read (no lock; on PostgreSQL not even a transaction): the game, its state, the version
    check, the rules check;
 2. think (no transaction): the computer players act until the human's next decision
-   (`computers`, Hard in worker processes), and the states in between are computed;
+   (`computers`, Hard in worker processes), with the human's cards the player's settings let
+   the table play (`autoplay`), and the states in between are computed;
 3. write (a short write transaction): the game row is locked, the version checked again and
    the actions appended, so the write lock is held for the append only.
 A double click, a replayed request or a second tab can never apply an action twice: the second
