@@ -221,10 +221,24 @@ def rules(
     return render(request, "rules.html", context)
 
 
+HOME_PAGES: dict[tuple[str, str], bytes] = {}
+"""The new-game screen as a new visitor sees it (no game to continue), by language and display
+classes: rendered once per server process, then served as it is; a crowd arriving at once
+costs the server little more than its sockets."""
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request, svc: ServicesDep, caller: CallerDep) -> Response:
     """The new-game screen, with "Continue" when a game is in progress."""
-    return _home(request, svc, caller)
+    if caller.token is not None or request.url.query:
+        return _home(request, svc, caller)
+    key = (i18n.current(), preferences.body_classes(request)["body_classes"])
+    page = HOME_PAGES.get(key)
+    if page is None:
+        response = _home(request, svc, caller)
+        HOME_PAGES[key] = bytes(response.body)
+        return response
+    return HTMLResponse(page)
 
 
 @router.post("/games")

@@ -23,6 +23,7 @@ from starlette.testclient import TestClient
 from app.engine import Card, GameState, Phase, legal_cards, to_act
 from app.settings import Settings
 from app.store.models import Player
+from app.web import routes
 from app.web.main import GC_YOUNG_THRESHOLD, create_app
 from tests.web.conftest import BROWSER, game_state, start, version_of
 
@@ -462,6 +463,27 @@ def test_a_started_server_spares_its_requests_long_garbage_collections(
     assert client.get("/healthz").status_code == 200
     assert gc.get_freeze_count() > 10_000
     assert gc.get_threshold()[0] == GC_YOUNG_THRESHOLD
+
+
+def test_a_new_visitors_home_page_is_rendered_once(client: TestClient) -> None:
+    """A browser without a game gets the new-game screen as rendered for the first visitor in
+    its language and display settings; a browser with a game in progress gets its own."""
+    routes.HOME_PAGES.clear()
+    pages: dict[str, set[str]] = {}
+    for language in ("en", "uk", "en"):
+        response = client.get("/", headers={"Accept-Language": language})
+        assert response.status_code == 200 and response.headers["content-type"].startswith(
+            "text/html"
+        )
+        assert f'<html lang="{language}"' in response.text
+        pages.setdefault(language, set()).add(response.text)
+    assert len(routes.HOME_PAGES) == 2 and all(len(p) == 1 for p in pages.values())
+    fresh = client.get("/?fresh=1", headers={"Accept-Language": "en"}).text  # not cached
+    assert fresh.replace("?fresh=1", "") == next(iter(pages["en"]))
+    start(client)
+    assert "Continue your game" in client.get("/").text
+    client.cookies.clear()
+    assert "Continue your game" not in client.get("/").text
 
 
 def test_security_headers(client: TestClient) -> None:
