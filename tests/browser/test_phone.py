@@ -249,6 +249,10 @@ def test_two_taps_can_be_turned_off(browser: Browser, server: Server) -> None:
     try:
         page.goto(server.url + "/settings")
         expect(page.locator("select[name=two_taps]")).to_have_value("touch")
+        # each setting's line and the choice: a fingertip's target
+        for control in [*page.locator("label.toggle").all(), page.locator("select").first]:
+            box = control.bounding_box()
+            assert box is not None and box["height"] >= FINGER, control.inner_text()
         page.locator("select[name=two_taps]").select_option("never")
         page.locator("form[action='/settings'] button[type=submit]").click()
         expect(page.locator("select[name=two_taps]")).to_have_value("never")
