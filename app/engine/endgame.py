@@ -8,8 +8,10 @@ it keeps the hand going; the seat's own kitty is known to it.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 from app.engine.cards import Card
+from app.engine.options import RuleOptions
 from app.engine.state import Phase
 from app.engine.table import card_points, deck_for
 from app.engine.view import PlayerView
@@ -20,19 +22,26 @@ def nothing_left_to_score(view: PlayerView) -> bool:
     Omnibus bonus card, R1.4, R20) has been taken with a trick (or is in this seat's own kitty),
     so the remaining tricks score nothing; with the no-tricks bonus on (R21) every seat must also
     have taken a trick already. A scoring card on the table or waiting in the pot is still left."""
-    if view.phase is not Phase.PLAY:
-        return False
     points = card_points(view.options)
-    scoring = Counter(c for c in deck_for(view.options) if points[c.index])
+    if view.phase is not Phase.PLAY or any(points[c.index] for c in view.hand):
+        return False  # (the usual answer, and a cheap one: the table asks at every decision)
     taken: Counter[Card] = Counter()
     for trick in view.tricks:
         if trick.collector is not None:
             taken.update(c for c in (*trick.cards, *trick.pot_taken) if points[c.index])
     if view.kitty is not None:
         taken.update(c for c in view.kitty if points[c.index])
-    if taken != scoring:
+    if taken != _scoring(view.options):
         return False
     if view.options.no_tricks_bonus:
         collectors = {t.collector for t in view.tricks if t.collector is not None}
         return len(collectors) == view.num_players
     return True
+
+
+@cache
+def _scoring(options: RuleOptions) -> Counter[Card]:
+    """The pack's scoring cards, with their counts (two of each at Cancellation). Not to be
+    changed: it is shared."""
+    points = card_points(options)
+    return Counter(c for c in deck_for(options) if points[c.index])
