@@ -24,11 +24,11 @@ from app.services.games import GameNotFoundError
 from app.services.players import RateLimitedError
 from app.settings import Settings
 from app.web import card_html, fragments, i18n, preferences, routes, routes_stats, stats_view
-from app.web.assets import StaticAssets
+from app.web.assets import StaticAssets, StaticShortcut
 from app.web.deps import Services
 from app.web.guard import Admission, AdmissionGate, RequestGuard, busy_response
 from app.web.ratelimit import RateLimitMiddleware, RateLimits
-from app.web.security import SecurityMiddleware
+from app.web.security import SecurityMiddleware, security_headers
 from app.web.session import SessionMiddleware
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,10 +128,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(Admission, gate=app.state.admission, retry_after=limits.busy_retry_after)
     app.add_middleware(RateLimitMiddleware, limits=app.state.rate_limits)
-    app.add_middleware(RequestGuard, limits=limits)
     static = StaticAssets(ROOT / "static")
     app.state.templates.env.globals["static_url"] = static.url
     app.mount("/static", static, name="static")
+    # Static files known at start-up are answered from memory right inside the guard.
+    headers = security_headers(settings.secure_cookies)
+    app.add_middleware(StaticShortcut, assets=static, headers=headers, mount="/static/")
+    app.add_middleware(RequestGuard, limits=limits)
     app.include_router(routes.router)
     app.include_router(routes_stats.router)
     return app

@@ -142,3 +142,52 @@ def test_the_game_can_be_added_to_a_home_screen(client: TestClient) -> None:
     apple = re.search(r'<link rel="apple-touch-icon" href="([^"]+)">', page)
     assert apple is not None
     assert _png_size(client.get(apple.group(1)).content) == (180, 180)
+
+
+def test_a_cached_copy_is_revalidated_with_a_304(client: TestClient) -> None:
+    """A browser that asks again with the ETag it holds gets 304 and no body, for the
+    compressed and the plain bytes alike (each has its own ETag), weak or strong; another ETag
+    gets the file."""
+    url = client.app.state.templates.env.globals["static_url"]("css/app.css")  # type: ignore[attr-defined]
+    for encoding in ("gzip", "identity"):
+        first = client.get(url, headers={"Accept-Encoding": encoding})
+        etag = first.headers["etag"]
+        for sent in (etag, f"W/{etag}", f'"other", {etag}', "*"):
+            again = client.get(url, headers={"Accept-Encoding": encoding, "If-None-Match": sent})
+            assert again.status_code == 304, (encoding, sent)
+            assert again.content == b""
+            assert again.headers["etag"] == etag
+            assert again.headers["cache-control"] == first.headers["cache-control"]
+        other = client.get(url, headers={"Accept-Encoding": encoding, "If-None-Match": '"x"'})
+        assert other.status_code == 200 and other.content == first.content
+    gzip_etag = client.get(url, headers={"Accept-Encoding": "gzip"}).headers["etag"]
+    plain = client.get(url, headers={"Accept-Encoding": "identity", "If-None-Match": gzip_etag})
+    assert plain.status_code == 200, "the compressed bytes' ETag does not stand for the plain"
+
+
+def test_static_answers_are_lean_and_carry_the_security_headers(client: TestClient) -> None:
+    """A static file is answered from memory before the session and the language: no cookie,
+    no Content-Language, the security headers, the length of what is sent; HEAD sends the
+    headers alone."""
+    url = client.app.state.templates.env.globals["static_url"]("js/app.js")  # type: ignore[attr-defined]
+    fresh = TestClient(client.app, headers=BROWSER)
+    response = fresh.get(url)
+    assert response.status_code == 200
+    assert "set-cookie" not in response.headers
+    assert "content-language" not in response.headers
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["content-type"] == "text/javascript; charset=utf-8"
+    assert int(response.headers["content-length"]) == response.num_bytes_downloaded
+    head = fresh.head(url)
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == response.headers["content-length"]
+
+
+def test_ranges_and_unknown_files_go_to_the_static_files_app(client: TestClient) -> None:
+    static = REPO / "static"
+    ranged = {"Range": "bytes=0-9", "Accept-Encoding": "identity"}
+    part = client.get("/static/css/app.css", headers=ranged)
+    assert part.status_code == 206
+    assert part.content == (static / "css" / "app.css").read_bytes()[:10]
+    assert client.get("/static/css/none.css").status_code == 404
+    assert client.post("/static/css/app.css").status_code in (403, 405)
