@@ -66,6 +66,10 @@ def make_templates() -> Jinja2Templates:
     env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n.gettext, i18n.ngettext, newstyle=True
     )
+    # The same new-style calls, without Jinja's context-passing wrappers around them.
+    env.globals.update(
+        _=i18n.template_gettext, gettext=i18n.template_gettext, ngettext=i18n.template_ngettext
+    )
     env.globals["languages"] = i18n.LANGUAGES
     env.globals["language"] = i18n.current
     env.globals["name"] = i18n.name

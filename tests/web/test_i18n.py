@@ -8,9 +8,11 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
+from jinja2.ext import _gettext_alias, _make_new_gettext, _make_new_ngettext
 from starlette.testclient import TestClient
 
 from app.web import i18n
+from app.web.main import make_templates
 
 REPO = Path(__file__).resolve().parents[2]
 TRANSLATED = [code for code in i18n.LANGUAGES if code != i18n.DEFAULT]
@@ -101,3 +103,35 @@ def test_pages_speak_the_chosen_language(client: TestClient) -> None:
     # The switch never redirects off the site.
     away = client.post("/language", data={"lang": "sr", "next": "//evil.example/"})
     assert away.url.path == "/"
+
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+def test_template_gettext_renders_as_jinjas_new_style_gettext(language: str) -> None:
+    """The templates' lean `_()`, `gettext()` and `ngettext()` give what Jinja's own new-style
+    calls give: translated, the variables escaped into the markup, `%%` a percent sign, and
+    `{% trans %}` blocks alike."""
+    env = make_templates().env
+    source = (
+        "{{ _('Total') }}|{{ _('Hand %(n)s', n=3) }}|{{ _('Hand %(n)s', n='<b>&') }}|"
+        "{{ ngettext('%(num)s card', '%(num)s cards', 1) }}|"
+        "{{ ngettext('%(num)s card', '%(num)s cards', 5) }}|{{ _('100%%') }}|"
+        "{% trans n='<i>' %}Hand {{ n }}{% endtrans %}"
+    )
+    jinjas = {
+        "_": _gettext_alias,
+        "gettext": _make_new_gettext(i18n.gettext),
+        "ngettext": _make_new_ngettext(i18n.ngettext),
+    }
+    ours = {name: env.globals[name] for name in jinjas}
+    assert ours["_"] is i18n.template_gettext
+    i18n.activate(language)
+    try:
+        lean = env.from_string(source).render()
+        env.globals.update(jinjas)
+        reference = env.from_string(source).render()
+    finally:
+        i18n.activate(i18n.DEFAULT)
+    assert lean == reference
+    assert "&lt;b&gt;&amp;" in lean and "&lt;i&gt;" in lean and "100%|" in lean
+    if language != i18n.DEFAULT:
+        assert i18n.translations(language).gettext("Total") in lean
