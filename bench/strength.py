@@ -21,12 +21,16 @@ For each deal: T's points per hand (mean over its n seatings), the opponents' me
 seats of all seatings) and D = opponents' mean − T's points. A pair's line reports the means and
 D ± the 95 % half-width 1.96 × sd(D) / sqrt(deals). The last line reads
 `strength: medium-vs-easy D1 ± C1, hard-vs-medium D2 ± C2 points/hand` (`n/a` for a pair not run).
+
+`--record` writes each pair's figures, with today's date, into the figures the Fair play page
+shows (`app/services/strength.json`), replacing that pair's earlier figures for the table.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import multiprocessing
 import random
@@ -34,6 +38,8 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
 
 from app.bots import Level, choose_action, decision_rng
 from app.engine import (
@@ -51,6 +57,8 @@ from app.engine import (
 from bench.tables import parse_table
 
 PAIRS = ("medium-vs-easy", "hard-vs-medium")
+FIGURES = Path(__file__).resolve().parents[1] / "app" / "services" / "strength.json"
+"""The measured figures the Fair play page shows (`--record` writes them)."""
 LEVELS = tuple(level.value for level in Level)
 
 
@@ -183,6 +191,17 @@ def run_pair(pair: str, table: str, deals: int, jobs: int, seed: int) -> PairRes
     return summarise(results)
 
 
+def record_figures(rows: list[dict[str, object]], measured: date, path: Path = FIGURES) -> None:
+    """Put `rows` (one per pair and table, measured on `measured`) into the figures file, in
+    place of earlier figures of the same pair and table."""
+    known = json.loads(path.read_text()) if path.exists() else {"pairs": []}
+    fresh = {(row["pair"], row["table"]) for row in rows}
+    kept = [row for row in known["pairs"] if (row["pair"], row["table"]) not in fresh]
+    added = [{**row, "measured": measured.isoformat()} for row in rows]
+    known["pairs"] = sorted(kept + added, key=lambda row: (str(row["table"]), str(row["pair"])))
+    path.write_text(json.dumps(known, indent=2) + "\n")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the requested pairs and print one line per pair, then the summary line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -191,6 +210,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--pairs", default=",".join(PAIRS))
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--record", action="store_true", help="record the figures for the Fair play page"
+    )
     args = parser.parse_args(argv)
     table_options(args.table)  # validate early
     pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
@@ -207,6 +229,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"opponents {result.others:.2f}, D {result.difference:.2f} ± {result.half_width:.2f}",
             flush=True,
         )
+
+    if args.record:
+        rows = [
+            {"pair": pair, "table": args.table, "deals": args.deals, **dataclasses.asdict(r)}
+            for pair, r in summary.items()
+        ]
+        record_figures(rows, datetime.now(UTC).date())
 
     def cell(pair: str) -> str:
         r = summary.get(pair)

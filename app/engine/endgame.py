@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 
-from app.engine.cards import Card
+from app.engine.cards import QUEEN_OF_SPADES, Card, Suit
 from app.engine.options import RuleOptions
 from app.engine.state import Phase
 from app.engine.table import card_points, deck_for
@@ -45,3 +45,43 @@ def _scoring(options: RuleOptions) -> Counter[Card]:
     changed: it is shared."""
     points = card_points(options)
     return Counter(c for c in deck_for(options) if points[c.index])
+
+
+MOON_WATCH_POINTS = 8
+"""Penalty points one seat must hold, with nobody else holding any, before the table says it
+could still shoot the moon: the queen of spades alone, or eight hearts."""
+
+
+def moon_watch(view: PlayerView) -> int | None:
+    """The seat that, on the public record, could still take every penalty card of the hand
+    (R12.1): while the hand is played, it has collected every heart and queen of spades taken so
+    far, at least `MOON_WATCH_POINTS` of them, and at least one is still out. None otherwise.
+
+    Only public tricks count (a kitty another seat holds is face down to everyone else), so the
+    answer is the same for every seat's view of the same table."""
+    if view.phase is not Phase.PLAY:
+        return None
+    points, total = _moon_cards(view.options)
+    held: Counter[int] = Counter()
+    for trick in view.tricks:
+        if trick.collector is not None:
+            taken = (*trick.cards, *trick.pot_taken)
+            held[trick.collector] += sum(points.get(c, 0) for c in taken)
+    holders = [seat for seat, n in held.items() if n > 0]
+    if len(holders) != 1:
+        return None
+    seat = holders[0]
+    return seat if MOON_WATCH_POINTS <= held[seat] < total else None
+
+
+@cache
+def _moon_cards(options: RuleOptions) -> tuple[dict[Card, int], int]:
+    """The points of each card of the moon (every heart 1, `QS` 13; R12.1) and the total the
+    pack in play holds of them (26, or 52 with two decks)."""
+    deck = deck_for(options)
+    points = {
+        c: 1 if c.suit is Suit.HEARTS else 13
+        for c in deck
+        if c.suit is Suit.HEARTS or c == QUEEN_OF_SPADES
+    }
+    return points, sum(points[c] for c in deck if c in points)

@@ -44,6 +44,7 @@ from app.engine import (
     PlayerView,
     RuleOptions,
     apply,
+    fairdeal,
     new_game,
     replay,
     seeded_deal,
@@ -55,6 +56,7 @@ from app.services import autoplay, players
 from app.services.autoplay import AutoPlay
 from app.services.computers import Thinkers
 from app.services.database import Database
+from app.services.fairplay import TableSeal, table_seal
 from app.services.players import Caller
 from app.store import repository
 from app.store.models import ACTIVE, Game, utcnow
@@ -80,6 +82,9 @@ class Table:
     fast_play: bool
     status: str
     view: PlayerView
+    seal: TableSeal | None = None
+    """The commitments the table shows (docs/fair-play.md); None for a game dealt before
+    verifiable deals."""
 
     @property
     def computer_to_act(self) -> bool:
@@ -228,6 +233,12 @@ def _table(game: GameLike, state: GameState, version: int | None = None) -> Tabl
         fast_play=game.fast_play,
         status=game.status,
         view=view_for(state, HUMAN_SEAT),
+        seal=table_seal(
+            game.deal_secret,
+            state.hand_number,
+            len(state.results),
+            state.is_over or game.status != ACTIVE,
+        ),
     )
 
 
@@ -290,8 +301,9 @@ def start_game(
     header = GameHeader(options, first_dealer=0)
     seats = (HUMAN,) + (level.value,) * (options.num_players - 1)
     seed = secrets.randbits(62)
+    secret = secrets.token_hex(fairdeal.SECRET_BYTES)
     state = new_game(options, header.first_dealer)
-    deal = _deal(seed, state)
+    deal = _deal(seed, secret, state)
     actions, states, _ = _play_out(state, [deal], seats, seed, 0, thinkers, auto)
     with db.writing() as connection:
         # A known player's row is locked: on PostgreSQL two tabs' starts would otherwise both
@@ -303,7 +315,7 @@ def start_game(
                 return previous
             repository.abandon_game(connection, previous, utcnow())
         game = repository.start_game(
-            connection, player_id, header, seats, seed, fast_play, actions, states[-1]
+            connection, player_id, header, seats, seed, fast_play, actions, states[-1], secret
         )
     _remember(game, states[-1])
     _keep_row(game)
@@ -373,7 +385,7 @@ def next_hand(
     def first(game: GameRow, state: GameState) -> list[Action]:
         if state.phase is not Phase.DEAL:
             raise _Refused(Refusal("The hand is not over yet.", "R13.2"))
-        return [_deal(game.seed, state)]
+        return [_deal(game.seed, game.deal_secret, state)]
 
     return _change(db, thinkers, caller, game_id, version, first, auto)
 
@@ -549,8 +561,11 @@ def _retried(
     return _outcome(game, later, states, version)
 
 
-def _deal(seed: int, state: GameState) -> Deal:
-    """The next hand's deal, derived from the game's seed and the hand number."""
+def _deal(seed: int, secret: str | None, state: GameState) -> Deal:
+    """The next hand's deal: from the game's secret (docs/fair-play.md), or for a game started
+    before verifiable deals, from its seed; and the hand number."""
     number = state.hand_number + 1
+    if secret is not None:
+        return fairdeal.secret_deal(state.options, bytes.fromhex(secret), number)
     digest = hashlib.sha256(f"hearts-deal:{seed}:{number}".encode()).digest()
     return seeded_deal(state.options, int.from_bytes(digest[:8], "big"))

@@ -40,6 +40,7 @@ from app.engine import (
     view_for,
 )
 from app.services.database import Database
+from app.services.fairplay import Seal, verified
 from app.services.games import HUMAN_SEAT, GameNotFoundError
 from app.services.players import Caller
 from app.services.stats import Filters
@@ -146,6 +147,25 @@ class HandLine:
 
 
 @dataclass(frozen=True, slots=True)
+class DealCheck:
+    """One hand's seal on the game's page, and whether its revealed key gives its deal."""
+
+    number: int
+    key_commitment: str
+    key: str | None
+    verified: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FairRecord:
+    """A game's verifiable deals (docs/fair-play.md) as its page shows them."""
+
+    commitment: str
+    secret: str | None
+    hands: tuple[DealCheck, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """A game's page: its summary, seats, score sheet and the hands to replay."""
 
@@ -155,6 +175,8 @@ class GameRecord:
     lines: list[HandLine]
     in_progress: int | None
     """The number of the hand still being played, if any."""
+    fair: FairRecord | None = None
+    """The deals' seals and checks; None for a game dealt before verifiable deals."""
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -174,6 +196,7 @@ def game_record(db: Database, caller: Caller, game_id: int) -> GameRecord:
     with db.read() as session:
         game = _owned(session, caller, game_id)
         rows = store.hand_rows(session, game)
+        actions = repository.load_actions(session, game) if game.deal_secret else []
     kinds = tuple(game.seats)
     lines: list[HandLine] = []
     n = len(kinds)
@@ -194,7 +217,30 @@ def game_record(db: Database, caller: Caller, game_id: int) -> GameRecord:
         kinds=kinds,
         lines=lines,
         in_progress=game.hand_number if unfinished and game.status == ACTIVE else None,
+        fair=_fair_record(game, actions, len(lines)),
     )
+
+
+def _fair_record(game: Game, actions: Sequence[Action], scored: int) -> FairRecord | None:
+    """What the game's page shows of its seals: each revealed key checked against the deal in
+    the log."""
+    deals = [a for a in actions if isinstance(a, Deal)]
+    seal = Seal.of(game.deal_secret, len(deals), scored, game.status != ACTIVE)
+    if seal is None:
+        return None
+    options = game.game_header.options
+    checks = tuple(
+        DealCheck(
+            h.number,
+            h.key_commitment,
+            h.key,
+            h.key is not None
+            and h.number <= len(deals)
+            and verified(options, h, deals[h.number - 1]),
+        )
+        for h in seal.hands
+    )
+    return FairRecord(seal.commitment, seal.secret, checks)
 
 
 # --- replaying the log ------------------------------------------------------------------------
@@ -488,6 +534,7 @@ def export(db: Database, caller: Caller, game_id: int) -> dict[str, Any]:
     state, hands, applied = _hands(header, actions, scored_only=not complete)
     actions = actions[:applied]
     results = {r.number: r for r in state.results}
+    seal = Seal.of(game.deal_secret, len(hands), len(state.results), complete)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -504,6 +551,7 @@ def export(db: Database, caller: Caller, game_id: int) -> dict[str, Any]:
         "hands": [_hand_json(header, h, results.get(h.number)) for h in hands],
         "totals": list(state.totals),
         "winners": list(state.winners),
+        "fair_play": seal.to_json() if seal is not None else None,
     }
 
 

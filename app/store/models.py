@@ -134,7 +134,11 @@ class Game(Base):
     omnibus: Mapped[bool] = mapped_column(server_default=false())
     """Whether the Omnibus bonus card is in play (R20), copied from the header."""
     seed: Mapped[int] = mapped_column(BigInteger)
-    """The game's seed (signed 64-bit), from which deals and computer decisions derive."""
+    """The game's seed (signed 64-bit), from which the computers' decisions derive (and the
+    deals of a game without a `deal_secret`)."""
+    deal_secret: Mapped[str | None] = mapped_column(String(64))
+    """The secret every deal derives from (docs/fair-play.md), as 64 hex digits; None for a game
+    started before verifiable deals."""
     fast_play: Mapped[bool]
     status: Mapped[str] = mapped_column(String(16), default=ACTIVE)
     version: Mapped[int] = mapped_column(default=0)

@@ -157,6 +157,8 @@ class GameRow(NamedTuple):
     version: int
     hand_number: int
     updated_at: datetime
+    deal_secret: str | None = None
+    """The secret of the game's deals (hex), None for a game dealt from its seed."""
 
 
 class LogOf(Protocol):
@@ -386,13 +388,16 @@ def start_game(
     fast_play: bool,
     actions: Sequence[Action],
     state: GameState,
+    deal_secret: str | None = None,
 ) -> GameRow:
     """`create_game` then `append_actions` in Core statements, as a move's path does: the game
     row is inserted with its summary after `actions` (leading to `state`) already in it, then
     the seats and the log. The new game's row."""
     n = _check_new_game(header, seats, seed)
     now = utcnow()
-    empty = GameRow(0, player_id, header.to_json(), list(seats), seed, fast_play, ACTIVE, 0, 0, now)
+    empty = GameRow(
+        0, player_id, header.to_json(), list(seats), seed, fast_play, ACTIVE, 0, 0, now, deal_secret
+    )
     summary = _summary(empty, actions, state)
     values = {
         "player_id": player_id,
@@ -402,6 +407,7 @@ def start_game(
         "omnibus": header.options.omnibus,
         "seats": empty.seats,
         "seed": seed,
+        "deal_secret": deal_secret,
         "fast_play": fast_play,
         "created_at": now,
         **summary,

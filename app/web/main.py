@@ -23,7 +23,16 @@ from app.services.database import ServiceUnavailableError
 from app.services.games import GameNotFoundError
 from app.services.players import RateLimitedError
 from app.settings import Settings
-from app.web import card_html, fragments, i18n, preferences, routes, routes_stats, stats_view
+from app.web import (
+    card_html,
+    fragments,
+    i18n,
+    preferences,
+    routes,
+    routes_fair,
+    routes_stats,
+    stats_view,
+)
 from app.web.assets import StaticAssets, StaticShortcut
 from app.web.deps import Services
 from app.web.guard import Admission, AdmissionGate, RequestGuard, busy_response
@@ -78,6 +87,7 @@ def make_templates() -> Jinja2Templates:
         percent=stats_view.percent,
         when=stats_view.when,
         day=stats_view.day,
+        full_day=stats_view.full_day,
         names=stats_view.names,
         faces=stats_view.faces,
     )
@@ -141,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestGuard, limits=limits)
     app.include_router(routes.router)
     app.include_router(routes_stats.router)
+    app.include_router(routes_fair.router)
     return app
 
 

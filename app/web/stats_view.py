@@ -6,7 +6,7 @@ the charts' geometry.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 
@@ -49,6 +49,11 @@ def _decimal(value: Fraction) -> Decimal:
 def day(moment: datetime) -> str:
     """A short date (day and month) in the reader's language."""
     return format_skeleton("MMMd", moment, locale=i18n.current())
+
+
+def full_day(moment: date) -> str:
+    """A date with its year, in the reader's language."""
+    return format_skeleton("yMMMd", moment, locale=i18n.current())
 
 
 def when(moment: datetime) -> str:

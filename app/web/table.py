@@ -32,6 +32,8 @@ from app.engine import (
     seat_names,
     trick_points,
 )
+from app.engine.endgame import moon_watch
+from app.services.fairplay import TableSeal
 from app.services.games import HUMAN, Table
 from app.services.history import TrickLine
 from app.web import messages
@@ -87,6 +89,8 @@ class SeatView:
     """Queens of spades this seat has taken this hand (public: they came with its tricks)."""
     receives: bool = False
     """This seat receives the human's pass (shown while the human chooses the cards)."""
+    moon: bool = False
+    """On the public record this seat could still take every point of the hand (moon watch)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,9 +176,11 @@ class FrameView:
 
     @property
     def seat_states(self) -> str:
-        """Each seat's key, cards in hand, points this hand, turn and queens of spades taken,
-        as JSON for the page."""
-        states = [[s.key, s.hand_size, s.points, int(s.to_act), s.queens] for s in self.seats]
+        """Each seat's key, cards in hand, points this hand, turn, queens of spades taken and
+        moon watch, as JSON for the page."""
+        states = [
+            [s.key, s.hand_size, s.points, int(s.to_act), s.queens, int(s.moon)] for s in self.seats
+        ]
         return json.dumps(states, separators=(",", ":"))
 
 
@@ -211,6 +217,8 @@ class TableView(FrameView):
     messages: list[str] = field(default_factory=list)
     finished_tricks: int = 0
     """Tricks just played out at once because nothing was left to score (said once)."""
+    seal: TableSeal | None = None
+    """The deals' commitments (docs/fair-play.md); None for a game dealt before them."""
 
 
 def card_view(c: Card, *, legal: bool = False, received: bool = False) -> CardView:
@@ -280,6 +288,7 @@ def _frame_fields(table: Table, pause_scale: float) -> dict[str, Any]:
     n = view.num_players
     points = hand_points_so_far(view)
     queens = queens_taken(view)
+    watched = moon_watch(view)
     mode = _mode(table)
     target = None
     if view.direction is not PassDirection.HOLD and view.hand_number:
@@ -298,6 +307,7 @@ def _frame_fields(table: Table, pause_scale: float) -> dict[str, Any]:
             dealer=s == view.dealer and view.hand_number > 0,
             queens=queens[s],
             receives=mode == "pass" and s == target,
+            moon=s == watched,
         )
         for s in range(n)
     ]
@@ -389,6 +399,7 @@ def build(
         rules=rule_lines(view),
         messages=list(messages or []),
         finished_tricks=finished_tricks,
+        seal=table.seal,
     )
 
 

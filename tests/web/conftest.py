@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.testclient import TestClient
 
 from app.engine import GameHeader, GameState, replay
+from app.engine.fairdeal import hand_key
 from app.settings import Limits, Settings
 from app.store import make_sessionmaker, repository, writer
 from app.store.models import Game
@@ -43,6 +44,30 @@ def game_state(client: TestClient, game_id: int) -> GameState:
         game = session.get(Game, game_id)
         assert game is not None
         return replay(GameHeader.from_json(game.header), repository.load_actions(session, game))
+
+
+def deal_secret(client: TestClient, game_id: int) -> str | None:
+    """A game's stored deal secret (hex), read straight from the database."""
+    db = client.app.state.services.db  # type: ignore[attr-defined]
+    with db.read() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        secret: str | None = game.deal_secret
+        return secret
+
+
+def assert_no_unrevealed_key(text: str, secret: str | None, state: GameState) -> None:
+    """Neither the game's secret (before the game is over) nor the key of a hand not yet scored
+    (nor of the next few) appears in `text`, in any case of hex."""
+    if secret is None:
+        return
+    lowered = text.lower()
+    if not state.is_over:
+        assert secret not in lowered, "the game's secret leaked"
+    scored = len(state.results)
+    for number in range(scored + 1, scored + 4):
+        key = hand_key(bytes.fromhex(secret), number).hex()
+        assert key not in lowered, f"the key of hand {number} leaked"
 
 
 def sessions_of(client: TestClient) -> sessionmaker[Session]:

@@ -53,7 +53,9 @@ def test_a_trick_line_is_rendered_once_per_language_and_then_reused() -> None:
 def test_the_history_panel_shows_the_lines_newest_first() -> None:
     env = make_templates().env
     second = TrickRow(4, "North", ROW.plays, "North", 0, 0, False)
-    table = SimpleNamespace(seats=[], scores=[], totals=(), target=100, history=[ROW, second])
+    table = SimpleNamespace(
+        seats=[], scores=[], totals=(), target=100, history=[ROW, second], seal=None
+    )
     panel = env.get_template("partials/panels.html").render(t=table, moving=True)
     assert panel.index('value="4"') < panel.index('value="3"')
     assert "North led" in panel and "West led" in panel

@@ -25,7 +25,14 @@ from app.settings import Settings
 from app.store.models import Player
 from app.web import routes
 from app.web.main import GC_YOUNG_THRESHOLD, create_app
-from tests.web.conftest import BROWSER, game_state, start, version_of
+from tests.web.conftest import (
+    BROWSER,
+    assert_no_unrevealed_key,
+    deal_secret,
+    game_state,
+    start,
+    version_of,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 HX = {"HX-Request": "true"}
@@ -110,14 +117,19 @@ def play_whole_game(client: TestClient, game_id: int, max_steps: int = 3000) -> 
     """Play a game to its end with plain form posts, the way a page without scripts would,
     scanning every response for hidden cards."""
     state = game_state(client, game_id)
+    secret = deal_secret(client, game_id)
+    assert secret is not None and len(secret) == 64
     for _ in range(max_steps):
         if state.is_over:
             return state
         page = client.get(f"/games/{game_id}")
         assert page.status_code == 200
         assert_no_hidden_card(page.text, state)
+        assert_no_unrevealed_key(page.text, secret, state)
         version = version_of(page.text)
         if state.phase is Phase.DEAL:
+            for path in (f"/history/{game_id}", f"/history/{game_id}/hands/{state.hand_number}"):
+                assert_no_unrevealed_key(client.get(path).text, secret, state)
             response = client.post(f"/games/{game_id}/next", data={"version": version}, headers=HX)
         elif 0 in to_act(state) and state.phase is Phase.PASS:
             assert state.hand is not None
@@ -133,6 +145,9 @@ def play_whole_game(client: TestClient, game_id: int, max_steps: int = 3000) -> 
         assert response.status_code == 200, response.text[:500]
         after = game_state(client, game_id)
         assert_no_hidden_card(response.text, after)
+        assert_no_unrevealed_key(response.text, secret, after)
+        download = client.get(f"/history/{game_id}/game.json").text
+        assert_no_unrevealed_key(download, secret, after)
         assert 'id="table"' in response.text and '<template class="later">' in response.text
         assert after != state
         assert after.is_over or after.phase is Phase.DEAL or 0 in to_act(after)

@@ -21,7 +21,9 @@ from app.engine import (
     to_act,
     view_for,
 )
+from app.engine.endgame import moon_watch
 from app.services.games import Table
+from app.web.main import make_templates
 from app.web.messages import BY_RULE
 from app.web.table import CARD_PAUSE_MS, TRICK_PAUSE_MS, build
 from tests.engine.helpers import play_random_game, random_step
@@ -187,3 +189,31 @@ def test_the_table_shows_who_receives_the_pass_and_who_passed_to_you() -> None:
         state = random_step(state, rng)
     view = build(table_of(state))
     assert view.received_from is None and view.received_cards == []
+
+
+def test_moon_watch_marks_the_seat_and_its_step_state() -> None:
+    """The seat `moon_watch` names is marked in the page's seat boxes and in the steps' seat
+    states, and no other seat is; random games reach such a position and leave it."""
+    env = make_templates().env
+    seen = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = start_hand(new_game(RuleOptions.standard()), seed=seed)
+        while state.phase is not Phase.DEAL and not state.is_over:
+            watched = moon_watch(view_for(state, 0))
+            view = build(table_of(state))
+            assert [s.moon for s in view.seats] == [i == watched for i in range(4)]
+            assert [row[5] for row in json.loads(view.seat_states)] == [
+                int(i == watched) for i in range(4)
+            ]
+            if watched not in (None, 0):
+                seen += 1
+                macros = env.get_template("partials/table_macros.html").module
+                html = str(getattr(macros, "seat_boxes")(view))  # noqa: B009 (a template macro)
+                box = html.split(f'data-seat="{view.seats[watched].key}"', maxsplit=1)[0].rsplit(
+                    "<div", 1
+                )[1]
+                assert " moon" in box
+                assert html.count('class="moon-watch" hidden') == 2  # the two other computers
+            state = random_step(state, rng)
+    assert seen >= 5

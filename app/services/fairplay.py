@@ -1,0 +1,160 @@
+"""What a game may show of its verifiable deals (docs/fair-play.md), and when.
+
+The game's commitment is public from the start. A hand's key commitment is public from before
+the hand; its key once the hand is scored. The secret is revealed once the game has ended
+(finished, or abandoned for a new game). Nothing here reveals a key of a hand still being played
+or of a hand not yet dealt: `Seal.of` is the one place that decides.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from app.engine import Deal
+from app.engine.fairdeal import commitment, fair_deal, hand_key, key_commitment
+from app.engine.options import RuleOptions
+
+PROCEDURE = "hearts-fair-deal-1"
+"""The name of the procedure of docs/fair-play.md, as game files carry it."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandSeal:
+    """One hand's commitment, and its key once the hand is over."""
+
+    number: int
+    key_commitment: str
+    key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    """A game's commitments, and the keys and secret it has revealed so far."""
+
+    commitment: str
+    secret: str | None
+    hands: tuple[HandSeal, ...]
+    """Every hand dealt so far (and the next one's commitment while the game goes on)."""
+
+    @classmethod
+    def of(
+        cls, secret_hex: str | None, hands_dealt: int, hands_scored: int, ended: bool
+    ) -> Seal | None:
+        """The seal of a game dealt from `secret_hex` (None for a game dealt before verifiable
+        deals): `hands_dealt` hands dealt, the first `hands_scored` of them scored, and whether
+        the game has ended (which reveals everything)."""
+        if secret_hex is None:
+            return None
+        secret = bytes.fromhex(secret_hex)
+        shown = hands_dealt if ended else max(hands_dealt, hands_scored + 1)
+        hands = []
+        for number in range(1, shown + 1):
+            key = hand_key(secret, number)
+            revealed = ended or number <= hands_scored
+            hands.append(HandSeal(number, key_commitment(key), key.hex() if revealed else None))
+        return cls(commitment(secret), secret_hex if ended else None, tuple(hands))
+
+    def hand(self, number: int) -> HandSeal | None:
+        """Hand `number`'s seal, if shown."""
+        return self.hands[number - 1] if 0 < number <= len(self.hands) else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The `fair_play` object of a game file (docs/game-json.md)."""
+        return {
+            "procedure": PROCEDURE,
+            "commitment": self.commitment,
+            "secret": self.secret,
+            "hands": [
+                {"number": h.number, "key_commitment": h.key_commitment, "key": h.key}
+                for h in self.hands
+            ],
+        }
+
+
+def verified(options: RuleOptions, seal: HandSeal, dealt: Deal) -> bool:
+    """Whether a revealed hand key matches its commitment and gives exactly `dealt`."""
+    if seal.key is None:
+        return False
+    key = bytes.fromhex(seal.key)
+    return key_commitment(key) == seal.key_commitment and fair_deal(options, key) == dealt
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeal:
+    """What the table shows: the game's commitment and, while the game goes on, the hand in
+    play (or the next one to be dealt) with its key commitment."""
+
+    commitment: str
+    hand: int | None = None
+    key_commitment: str | None = None
+
+
+def table_seal(
+    secret_hex: str | None, hands_dealt: int, hands_scored: int, ended: bool
+) -> TableSeal | None:
+    """The table's seal of a game dealt from `secret_hex` (None before verifiable deals)."""
+    if secret_hex is None:
+        return None
+    secret = bytes.fromhex(secret_hex)
+    if ended:
+        return TableSeal(commitment(secret))
+    number = max(hands_dealt, hands_scored + 1)
+    return TableSeal(commitment(secret), number, key_commitment(hand_key(secret, number)))
+
+
+FIGURES = Path(__file__).with_name("strength.json")
+"""The levels' measured strength (`python -m bench.strength --record` writes it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StrengthFigure:
+    """One pair of levels at one table, by duplicate deals: the points per hand the other
+    level took more than the tested one (`difference`, ± `half_width` for 95 %)."""
+
+    tested_level: str
+    other_level: str
+    table: str
+    deals: int
+    tested: float
+    others: float
+    difference: float
+    half_width: float
+    measured: date
+
+    @property
+    def variant(self) -> str:
+        """The table's game: "standard", "omnibus" or "cancellation"."""
+        return self.table.rsplit("-", 1)[0]
+
+    @property
+    def players(self) -> int:
+        """The table's number of seats."""
+        return int(self.table.rsplit("-", 1)[1])
+
+
+@cache
+def strength_figures(path: Path = FIGURES) -> tuple[StrengthFigure, ...]:
+    """The recorded figures, as the file orders them (by table, then pair)."""
+    rows = json.loads(path.read_text())["pairs"] if path.exists() else []
+    figures = []
+    for row in rows:
+        tested, other = str(row["pair"]).split("-vs-")
+        figures.append(
+            StrengthFigure(
+                tested,
+                other,
+                str(row["table"]),
+                int(row["deals"]),
+                float(row["tested"]),
+                float(row["others"]),
+                float(row["difference"]),
+                float(row["half_width"]),
+                date.fromisoformat(str(row["measured"])),
+            )
+        )
+    return tuple(figures)
