@@ -84,9 +84,13 @@ def touch(executor: Executor, caller: Caller, now: datetime | None = None) -> No
         return
     if repository.mark_seen_if_due(executor, caller.token, now, now - SEEN_EVERY):
         caller.issued = caller.token
+    _seen(caller.token, now)
+
+
+def _seen(token: str, now: datetime) -> None:
     with _checked_lock:
-        _checked[caller.token] = now
-        _checked.move_to_end(caller.token)
+        _checked[token] = now
+        _checked.move_to_end(token)
         while len(_checked) > _CHECKED_SIZE:
             _checked.popitem(last=False)
 
@@ -104,4 +108,5 @@ def claim(executor: Executor, caller: Caller, now: datetime | None = None) -> tu
         raise RateLimitedError(wait)
     token = repository.insert_player(executor, now)
     caller.token = caller.issued = token
+    _seen(token, now)  # its visit is recorded: the next move needs no statement for it
     return token, True
