@@ -46,8 +46,10 @@ TARGETS = """() => Array.from(document.querySelectorAll("#flying .ghost")).map((
     return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
   });
   if (!seat) return null;
-  return seat.classList.contains("you") ? "You" : seat.querySelector(".seat-name").firstChild
-    .textContent.trim();
+  if (seat.classList.contains("you")) return "You";
+  // The name is the seat-name's text (the badges beside it are elements).
+  return Array.from(seat.querySelector(".seat-name").childNodes)
+    .find((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()).textContent.trim();
 })"""
 MARK = """() => document.querySelectorAll("#table .trick .played")
   .forEach((c) => { c.wasHere = true; })"""
