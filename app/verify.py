@@ -174,7 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         doc = json.loads(args.file.read_bytes())
         report = verify(doc)
-    except (OSError, ValueError, UnreadableError) as err:
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, UnreadableError) as err:
+        # ValueError covers malformed JSON and cards; the others, a file of the wrong shape.
         print(f"cannot check {args.file}: {err}", file=sys.stderr)
         return 2
     except VerifyError as err:

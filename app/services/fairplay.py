@@ -59,10 +59,6 @@ class Seal:
             hands.append(HandSeal(number, key_commitment(key), key.hex() if revealed else None))
         return cls(commitment(secret), secret_hex if ended else None, tuple(hands))
 
-    def hand(self, number: int) -> HandSeal | None:
-        """Hand `number`'s seal, if shown."""
-        return self.hands[number - 1] if 0 < number <= len(self.hands) else None
-
     def to_json(self) -> dict[str, Any]:
         """The `fair_play` object of a game file (docs/game-json.md)."""
         return {

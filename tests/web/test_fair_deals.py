@@ -222,8 +222,9 @@ def test_the_command_line_checks_a_file(client: TestClient, tmp_path: Path, caps
     assert verify.main([str(bad)]) == 1
     assert "hand 1" in capsys.readouterr().out
     junk = tmp_path / "junk.json"
-    junk.write_text('{"format": "something else"}')
-    assert verify.main([str(junk)]) == 2
+    for text in ('{"format": "something else"}', "[1, 2", json.dumps({**doc, "hands": [7]})):
+        junk.write_text(text)
+        assert verify.main([str(junk)]) == 2, text
 
 
 def test_a_game_stored_before_verifiable_deals_plays_on_and_says_so(
