@@ -349,7 +349,7 @@
       var box = table.querySelector('.seat[data-seat="' + seat[0] + '"]');
       if (!box) return;
       box.classList.toggle("to-act", seat[3] === 1);
-      box.classList.toggle("moon", seat[5] === 1);
+      box.classList.toggle("moon-watched", seat[5] === 1);
       var moon = box.querySelector(".moon-watch");
       if (moon) moon.hidden = seat[5] !== 1;
       var queen = box.querySelector(".queen-taken");

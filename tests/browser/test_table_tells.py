@@ -103,3 +103,49 @@ def test_sounds_are_quiet_until_chosen(browser: Browser, server: Server) -> None
         assert 880 in heard  # the chime of your turn, after the others' cards
     finally:
         context.close()
+
+
+MARK_EVERY_SEAT = """() => Array.from(document.querySelectorAll("#table .felt .seat[data-seat]"))
+  .map((box) => {
+    const before = box.getBoundingClientRect();
+    box.classList.add("moon-watched");
+    const badge = box.querySelector(".moon-watch");
+    badge.hidden = false;
+    const after = box.getBoundingClientRect();
+    const mark = badge.getBoundingClientRect();
+    return [box.dataset.seat, before.width, after.width, before.height, after.height,
+            mark.width > 0 && mark.height > 0];
+  })"""
+
+
+def test_the_moon_watch_mark_keeps_every_seat_box_its_size(
+    browser: Browser, server: Server
+) -> None:
+    """A seat under moon watch shows its mark without growing its box (a wider box could reach
+    the cards on the table), at the narrowest phone and at a five-seat and an eleven-seat
+    table."""
+    for form in (
+        {},
+        {"preset": "standard", "players_standard": "5"},
+        {"preset": "cancellation", "players_cancellation": "11"},
+    ):
+        context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+        page = context.new_page()
+        try:
+            page.goto(server.url + "/")
+            started = page.request.post(
+                server.url + "/games",
+                form={"level": "easy", **form},
+                headers={"Origin": server.url},
+                max_redirects=0,
+            )
+            page.goto(server.url + started.headers["location"])
+            seats = page.evaluate(MARK_EVERY_SEAT)
+            assert len(seats) >= 2
+            for key, w0, w1, h0, h1, shown in seats:
+                assert shown, key
+                assert abs(w1 - w0) < 0.5 and abs(h1 - h0) < 0.5, (form, key, w0, w1, h0, h1)
+            if form.get("players_standard") == "5":
+                shot(page, "moon-watch-standard-5")
+        finally:
+            context.close()

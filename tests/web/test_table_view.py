@@ -213,7 +213,7 @@ def test_moon_watch_marks_the_seat_and_its_step_state() -> None:
                 box = html.split(f'data-seat="{view.seats[watched].key}"', maxsplit=1)[0].rsplit(
                     "<div", 1
                 )[1]
-                assert " moon" in box
+                assert " moon-watched" in box
                 assert html.count('class="moon-watch" hidden') == 2  # the two other computers
             state = random_step(state, rng)
     assert seen >= 5
