@@ -32,11 +32,10 @@ from app.engine import (
 )
 from app.engine.actions import Action
 from app.engine.errors import EngineError
-from app.engine.fairdeal import commitment, fair_deal, hand_key, key_commitment
+from app.engine.fairdeal import PROCEDURE, commitment, fair_deal, hand_key, key_commitment
 
 FORMAT = "hearts-game"
 FORMAT_VERSION = 1
-PROCEDURE = "hearts-fair-deal-1"
 
 
 class VerifyError(Exception):

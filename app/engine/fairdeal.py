@@ -23,6 +23,8 @@ from app.engine.cards import Card
 from app.engine.options import RuleOptions
 from app.engine.table import deck_for, hand_size
 
+PROCEDURE = "hearts-fair-deal-1"
+"""The name of this procedure, as game files carry it (docs/fair-play.md)."""
 SECRET_BYTES = 32
 """The length of a game's secret (256 bits)."""
 _WORD = 2**32

@@ -11,16 +11,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from app.engine import Deal
-from app.engine.fairdeal import commitment, fair_deal, hand_key, key_commitment
+from app.engine.fairdeal import PROCEDURE, commitment, fair_deal, hand_key, key_commitment
 from app.engine.options import RuleOptions
-
-PROCEDURE = "hearts-fair-deal-1"
-"""The name of the procedure of docs/fair-play.md, as game files carry it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +93,15 @@ def table_seal(
     """The table's seal of a game dealt from `secret_hex` (None before verifiable deals)."""
     if secret_hex is None:
         return None
+    return _table_seal(secret_hex, None if ended else max(hands_dealt, hands_scored + 1))
+
+
+@lru_cache(maxsize=4096)
+def _table_seal(secret_hex: str, number: int | None) -> TableSeal:
+    """Made once per hand of a game: every answer shows it, for the table and each step."""
     secret = bytes.fromhex(secret_hex)
-    if ended:
+    if number is None:
         return TableSeal(commitment(secret))
-    number = max(hands_dealt, hands_scored + 1)
     return TableSeal(commitment(secret), number, key_commitment(hand_key(secret, number)))
 
 

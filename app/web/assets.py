@@ -91,14 +91,10 @@ class StaticAssets(StaticFiles):
     def __init__(self, directory: Path) -> None:
         super().__init__(directory=str(directory))
         self.assets = read_assets(directory)
-        self.versions = {name: asset.version for name, asset in self.assets.items()}
-        self.compressed = {
-            name: asset.packed for name, asset in self.assets.items() if asset.packed is not None
-        }
 
     def url(self, path: str) -> str:
         """The versioned URL of the static file `path` (relative to the static directory)."""
-        return f"/static/{path}?v={self.versions[path]}"
+        return f"/static/{path}?v={self.assets[path].version}"
 
     def file_response(
         self,
@@ -107,25 +103,13 @@ class StaticAssets(StaticFiles):
         scope: Scope,
         status_code: int = 200,
     ) -> Response:
-        """The file, cached for a year when asked for by its current version (compressed ahead
-        when the browser accepts gzip)."""
-        path = Path(self.get_path(scope)).as_posix()
+        """The file from disk, cached for a year when asked for by its current version: what
+        `StaticShortcut` passes on (a range, or a file added since start-up)."""
+        asset = self.assets.get(Path(self.get_path(scope)).as_posix())
         version = QueryParams(scope["query_string"]).get("v")
-        current = version is not None and version == self.versions.get(path)
-        cache = IMMUTABLE if current else REVALIDATE
-        packed = self.compressed.get(path)
-        accepts = Headers(scope=scope).get("accept-encoding", "")
-        if packed is not None and status_code == 200 and "gzip" in accepts:
-            media_type = mimetypes.guess_type(path)[0] or "application/octet-stream"
-            headers = {
-                "Content-Encoding": "gzip",
-                "Vary": "Accept-Encoding",
-                "Cache-Control": cache,
-                "ETag": f'"{self.versions.get(path, "")}-gz"',
-            }
-            return Response(packed, status_code, headers=headers, media_type=media_type)
+        current = asset is not None and version == asset.version
         response = super().file_response(full_path, stat_result, scope, status_code)
-        response.headers["Cache-Control"] = cache
+        response.headers["Cache-Control"] = IMMUTABLE if current else REVALIDATE
         return response
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.services.fairplay import PROCEDURE, strength_figures
+from app.engine.fairdeal import PROCEDURE
+from app.services.fairplay import strength_figures
 from app.web.routes import render
 
 router = APIRouter()
