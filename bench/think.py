@@ -1,12 +1,15 @@
-"""The Hard player's thinking time per decision, on one core.
+"""The Hard player's thinking time per decision, on one core (with `--hint`, the hint's).
 
-    python -m bench.think [--positions 200] [--table standard-4] [--seed 1]
+    python -m bench.think [--positions 200] [--table standard-4] [--seed 1] [--hint]
 
 Positions come from games played by Medium players: passes, leads, follows (holding the led
 suit) and discards (void in it), a quarter of each. Forced plays (one legal card) are not
 counted: they take no thought. Each decision runs Hard with its default budget in this process,
 pinned to one CPU where the system allows it.
-The last line reads `think: median X ms, p95 Y ms`.
+With `--hint` each decision is the coach's advice instead (`app.bots.coach.advise`: Hard's
+choice, the expected points of the best choices and the reason), forced plays included, since
+a player may ask for a hint at any turn; targets: median 300 ms, p95 1 s.
+The last line reads `think: median X ms, p95 Y ms` (`hint: …` with `--hint`).
 """
 
 from __future__ import annotations
@@ -18,18 +21,18 @@ import random
 import statistics
 import time
 
-from app.bots import Level, choose_action, decision_rng, hard
+from app.bots import Level, choose_action, coach, decision_rng, hard
 from app.engine import GameState, Phase, PlayerView, apply, new_game, random_deal, to_act, view_for
 from bench.tables import parse_table
 
 KINDS = ("pass", "lead", "follow", "discard")
 
 
-def kind_of(view: PlayerView) -> str | None:
-    """Which kind of decision a view asks for; None for a forced play."""
+def kind_of(view: PlayerView, forced: bool = False) -> str | None:
+    """Which kind of decision a view asks for; None for a forced play (unless `forced`)."""
     if view.phase is Phase.PASS:
         return "pass"
-    if len(view.legal) < 2:
+    if len(view.legal) < 2 and not forced:
         return None
     if not view.current:
         return "lead"
@@ -37,8 +40,11 @@ def kind_of(view: PlayerView) -> str | None:
     return "follow" if any(c.suit is led for c in view.hand) else "discard"
 
 
-def positions(table: str, wanted: int, seed: int) -> dict[str, list[PlayerView]]:
-    """Views of each kind from Medium games, `wanted / 4` of each."""
+def positions(
+    table: str, wanted: int, seed: int, forced: bool = False
+) -> dict[str, list[PlayerView]]:
+    """Views of each kind from Medium games, `wanted / 4` of each (forced plays among them if
+    `forced`)."""
     options = parse_table(table)
     per_kind = max(1, wanted // len(KINDS))
     found: dict[str, list[PlayerView]] = {k: [] for k in KINDS}
@@ -54,7 +60,7 @@ def positions(table: str, wanted: int, seed: int) -> dict[str, list[PlayerView]]
             continue
         seat = to_act(state)[0]
         view = view_for(state, seat)
-        kind = kind_of(view)
+        kind = kind_of(view, forced)
         if kind is not None and len(found[kind]) < per_kind and rng.random() < 0.5:
             found[kind].append(view)
         state = apply(state, choose_action(view, Level.MEDIUM, decision_rng(game, 0, seat)))
@@ -67,21 +73,24 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--table", default="standard-4")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hint", action="store_true", help="time the hint (the coach's advice)")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
     print(
         f"python {platform.python_version()} on {platform.machine()}, one process on {cpus} CPU, "
-        f"{args.table}"
+        f"{args.table}{', hints' if args.hint else ''}"
     )
-    found = positions(args.table, args.positions, args.seed)
+    found = positions(args.table, args.positions, args.seed, forced=args.hint)
     times: dict[str, list[float]] = {k: [] for k in KINDS}
     for kind, views in found.items():
         for i, view in enumerate(views):
             rng = decision_rng(args.seed, i, view.seat)
             start = time.perf_counter()
-            if kind == "pass":
+            if args.hint:
+                coach.advise(view, rng)
+            elif kind == "pass":
                 hard.choose_pass(view, rng)
             else:
                 hard.choose_play(view, rng)
@@ -94,7 +103,8 @@ def main() -> None:
             f"max {ts[-1]:.1f} ms"
         )
     p95 = everything[min(len(everything) - 1, int(0.95 * len(everything)))]
-    print(f"think: median {statistics.median(everything):.0f} ms, p95 {p95:.0f} ms")
+    label = "hint" if args.hint else "think"
+    print(f"{label}: median {statistics.median(everything):.0f} ms, p95 {p95:.0f} ms")
 
 
 if __name__ == "__main__":

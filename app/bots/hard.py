@@ -52,6 +52,8 @@ from app.engine import (
 __all__ = [
     "DEFAULT_BUDGET",
     "Budget",
+    "Estimate",
+    "appraise",
     "choose_moon",
     "choose_pass",
     "choose_play",
@@ -59,6 +61,7 @@ __all__ = [
     "evaluate_passes",
     "pass_candidates",
     "pass_surprises",
+    "rank_passes",
     "surprises",
 ]
 
@@ -89,6 +92,18 @@ class Budget:
 
 DEFAULT_BUDGET = Budget()
 
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """What a choice is worth over the imagined layouts."""
+
+    value: float
+    """The mean result the choice is ranked by (higher is better): the opponents' mean points
+    minus this seat's, plus the race to the target when the hand can end the game."""
+    points: float
+    """This seat's mean points at the end of the hand."""
+
+
 PASS_SEARCH_SEATS = (4, 5)
 """Table sizes at which Hard searches for its pass (standard rules, not Omnibus). Elsewhere it
 passes as the careful player does: the candidates are chosen with the plain game's dangers in
@@ -118,6 +133,14 @@ def choose_pass(
     exchange is made, and the whole hand is played out once per candidate. The best few
     candidates are then imagined in more deals, and the best of them over all its deals wins.
     """
+    return rank_passes(view, rng, budget)[0][0]
+
+
+def rank_passes(
+    view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> list[tuple[tuple[Card, ...], Estimate | None]]:
+    """The passes `choose_pass` weighed, best first, with what each is worth; only the careful
+    player's pass, with no estimate, at a table where Hard does not search its pass."""
     candidates = pass_candidates(view, rng, budget.pass_pool)
     if (
         len(candidates) == 1
@@ -126,18 +149,20 @@ def choose_pass(
         or view.options.omnibus
         or view.num_players not in PASS_SEARCH_SEATS
     ):
-        return candidates[0]
+        return [(candidates[0], None)]
     knowledge = know(view)
-    scores = evaluate_passes(view, candidates, rng, budget.pass_worlds, budget, knowledge)
+    values, points = _pass_results(view, candidates, rng, budget.pass_worlds, budget, knowledge)
+    chosen = list(range(len(candidates)))
     if budget.pass_final_worlds > 0 and len(candidates) > budget.pass_finalists:
-        ranked: list[int] = np.argsort(-scores, kind="stable").tolist()
-        finalists = sorted(ranked[: budget.pass_finalists])
-        finals = [candidates[i] for i in finalists]
-        more = evaluate_passes(view, finals, rng, budget.pass_final_worlds, budget, knowledge)
+        ranked: list[int] = np.argsort(-values, kind="stable").tolist()
+        chosen = sorted(ranked[: budget.pass_finalists])
+        finals = [candidates[i] for i in chosen]
+        more = _pass_results(view, finals, rng, budget.pass_final_worlds, budget, knowledge)
         w1, w2 = budget.pass_worlds, budget.pass_final_worlds
-        combined = (scores[finalists] * w1 + more * w2) / (w1 + w2)
-        return candidates[finalists[int(np.argmax(combined))]]
-    return candidates[int(np.argmax(scores))]
+        values = (values[chosen] * w1 + more[0] * w2) / (w1 + w2)
+        points = (points[chosen] * w1 + more[1] * w2) / (w1 + w2)
+    order: list[int] = np.argsort(-values, kind="stable").tolist()
+    return [(candidates[chosen[i]], Estimate(float(values[i]), float(points[i]))) for i in order]
 
 
 def pass_candidates(view: PlayerView, rng: random.Random, pool_size: int) -> list[tuple[Card, ...]]:
@@ -181,6 +206,18 @@ def evaluate_passes(
 ) -> np.ndarray:
     """Mean result of each candidate pass over `worlds` imagined deals of the other hands
     (`knowledge`: `know(view)`, if already derived)."""
+    return _pass_results(view, candidates, rng, worlds, budget, knowledge)[0]
+
+
+def _pass_results(
+    view: PlayerView,
+    candidates: list[tuple[Card, ...]],
+    rng: random.Random,
+    worlds: int,
+    budget: Budget = DEFAULT_BUDGET,
+    knowledge: Knowledge | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`evaluate_passes`, and this seat's mean points for each candidate."""
     if knowledge is None:
         knowledge = know(view)
     options = view.options
@@ -242,27 +279,45 @@ def evaluate_passes(
     sim.play_out(batch, ROLLOUT_POLICY, np_rng)
     points = sim.hand_points(batch, totals[None, :])
     utility = _utility(me, rules, points, totals[None, :], budget)
-    return np.asarray(utility.reshape(w_count, c_count).mean(axis=0), dtype=np.float64)
+    own = points[:, me].astype(np.float64)
+    return (
+        np.asarray(utility.reshape(w_count, c_count).mean(axis=0), dtype=np.float64),
+        own.reshape(w_count, c_count).mean(axis=0),
+    )
 
 
 def evaluate(
     view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
 ) -> dict[Card, float]:
     """Mean result of each legal card (higher is better) over the imagined layouts."""
+    return {c: e.value for c, e in appraise(view, rng, budget).items()}
+
+
+def appraise(
+    view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> dict[Card, Estimate]:
+    """What each legal card is worth over the imagined layouts (`evaluate`, with this seat's
+    mean points)."""
     knowledge = know(view)
     rules = sim.Rules.of(view.options)
     candidates = list(view.legal)
     np_rng = np.random.default_rng(rng.getrandbits(64))
     totals = np.zeros(len(candidates))
+    own = np.zeros(len(candidates))
     count = 0
     # Cancellation: many seats to replay, and a face-down kitty the replayed habits do not count.
     per_world = 1 if view.options.is_cancellation else budget.candidates_per_world
     while count < budget.worlds:
         size = min(budget.round_size, budget.worlds - count)
         worlds = _likely_worlds(view, knowledge, rules, rng, size, per_world)
-        totals += _round(view, knowledge, rules, worlds, candidates, np_rng, budget).sum(axis=0)
+        utility, points = _round(view, knowledge, rules, worlds, candidates, np_rng, budget)
+        totals += utility.sum(axis=0)
+        own += points.sum(axis=0)
         count += size
-    return {c: float(t / count) for c, t in zip(candidates, totals, strict=True)}
+    return {
+        c: Estimate(float(t / count), float(p / count))
+        for c, t, p in zip(candidates, totals, own, strict=True)
+    }
 
 
 def _likely_worlds(
@@ -359,8 +414,9 @@ def _round(
     candidates: list[Card],
     np_rng: np.random.Generator,
     budget: Budget,
-) -> np.ndarray:
-    """Utility of each candidate in each world, shape (worlds, candidates)."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """Utility of each candidate in each world, shape (worlds, candidates), and this seat's
+    points (the same shape)."""
     c = len(candidates)
     batch = _batch(view, knowledge, rules, worlds).repeat(c)
     first = np.tile(np.array([card.index for card in candidates], dtype=np.int64), len(worlds))
@@ -368,7 +424,8 @@ def _round(
     sim.play_out(batch, ROLLOUT_POLICY, np_rng)
     totals = np.asarray(view.totals, dtype=np.int64)[None, :]
     points = sim.hand_points(batch, totals)
-    return _utility(view.seat, rules, points, totals, budget).reshape(len(worlds), c)
+    utility = _utility(view.seat, rules, points, totals, budget).reshape(len(worlds), c)
+    return utility, points[:, view.seat].astype(np.float64).reshape(len(worlds), c)
 
 
 def _utility(

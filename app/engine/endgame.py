@@ -61,17 +61,24 @@ def moon_watch(view: PlayerView) -> int | None:
     answer is the same for every seat's view of the same table."""
     if view.phase is not Phase.PLAY:
         return None
-    points, total = _moon_cards(view.options)
+    held = penalty_taken(view)
+    holders = [seat for seat, n in held.items() if n > 0]
+    if len(holders) != 1:
+        return None
+    seat = holders[0]
+    return seat if MOON_WATCH_POINTS <= held[seat] < _moon_cards(view.options)[1] else None
+
+
+def penalty_taken(view: PlayerView) -> Counter[int]:
+    """The moon's points (every heart 1, `QS` 13) each seat has taken in this hand's public
+    tricks and the pots they carried."""
+    points = _moon_cards(view.options)[0]
     held: Counter[int] = Counter()
     for trick in view.tricks:
         if trick.collector is not None:
             taken = (*trick.cards, *trick.pot_taken)
             held[trick.collector] += sum(points.get(c, 0) for c in taken)
-    holders = [seat for seat, n in held.items() if n > 0]
-    if len(holders) != 1:
-        return None
-    seat = holders[0]
-    return seat if MOON_WATCH_POINTS <= held[seat] < total else None
+    return held
 
 
 @cache

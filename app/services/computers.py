@@ -20,11 +20,14 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeoutError
 from contextlib import AbstractContextManager, nullcontext
+from typing import Any, TypeVar
 
 from app.bots import Level, choose_action, decision_rng
 from app.engine import Action, GameState, Phase, apply, to_act, view_for
 from app.services.database import ServiceUnavailableError
 from app.store.models import HUMAN
+
+T = TypeVar("T")
 
 HEAVY = frozenset({Level.HARD.value})
 """Levels whose thinking goes to the worker processes."""
@@ -96,13 +99,21 @@ class Thinkers:
         """The computers' actions until the human decides (see `plan`), planned where fits."""
         if self.processes <= 0 or not HEAVY.intersection(seats):
             return plan(state, seats, seed, number)
+        return self.think(plan, state, seats, seed, number)
+
+    def think(self, task: Callable[..., T], *args: Any) -> T:
+        """`task(*args)` in a worker process (in this thread with `processes=0`): heavy
+        thinking, such as Hard's, that must not hold this process's interpreter. The task and its
+        arguments go to another process: a module-level function and picklable values."""
+        if self.processes <= 0:
+            return task(*args)
         with self._lock:
             if self._pending >= self.max_pending:
                 raise ServiceUnavailableError("the computer players are busy thinking")
             self._pending += 1
         try:
             pool = self._pool or self._started()
-            future: Future[list[Action]] = pool.submit(plan, state, seats, seed, number)
+            future: Future[T] = pool.submit(task, *args)
             try:
                 with self.waiting():
                     return future.result(timeout=self.timeout_s)

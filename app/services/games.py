@@ -85,6 +85,8 @@ class Table:
     seal: TableSeal | None = None
     """The commitments the table shows (docs/fair-play.md); None for a game dealt before
     verifiable deals."""
+    assisted: bool = False
+    """Whether the player asked for a hint in this game."""
 
     @property
     def computer_to_act(self) -> bool:
@@ -239,6 +241,7 @@ def _table(game: GameLike, state: GameState, version: int | None = None) -> Tabl
             len(state.results),
             state.is_over or game.status != ACTIVE,
         ),
+        assisted=game.assisted,
     )
 
 
@@ -253,6 +256,23 @@ def _read(db: Database, caller: Caller, game_id: int) -> tuple[GameRow, GameStat
         state = _state(connection, game)
     _keep_row(game)
     return game, state
+
+
+def read_game(db: Database, caller: Caller, game_id: int) -> tuple[GameRow, GameState]:
+    """One of the caller's games as stored, and its state (`GameNotFoundError` if not theirs)."""
+    return _read(db, caller, game_id)
+
+
+def mark_assisted(db: Database, caller: Caller, game: GameRow) -> None:
+    """Record that the player asked for a hint in `game` (once; the version stays)."""
+    if game.assisted:
+        return
+    with db.writing() as connection:
+        repository.mark_assisted(connection, game.id, caller.player_id)
+    with _cache_lock:
+        row = _rows.get((game.id, caller.player_id))
+        if row is not None and row.id == game.id:
+            _rows[(game.id, caller.player_id)] = row._replace(assisted=True)
 
 
 def table(db: Database, caller: Caller, game_id: int) -> Table:

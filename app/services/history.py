@@ -78,6 +78,8 @@ class GameSummary:
     place: int | None
     """The human's place in a finished game (1 = won)."""
     winners: tuple[int, ...]
+    assisted: bool = False
+    """Whether the player asked for a hint in the game."""
 
     @property
     def won(self) -> bool:
@@ -112,6 +114,7 @@ def _summary(game: Game, score: int, place: int | None) -> GameSummary:
         score=score,
         place=place,
         winners=tuple(game.winners),
+        assisted=game.assisted,
     )
 
 
@@ -545,6 +548,7 @@ def export(db: Database, caller: Caller, game_id: int) -> dict[str, Any]:
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
             "seats": list(game.seats),
             "complete": complete,
+            "assisted": game.assisted,
         },
         "header": header.to_json(),
         "actions": [action_to_json(a) for a in actions],

@@ -40,6 +40,8 @@ SUBJECTS = (HUMAN, *BOT_LEVELS)
 """The subjects of the page, in order: the human, then each computer level."""
 DIRECTIONS = ("left", "right", "across", "hold")
 VARIANTS = ("standard", "cancellation")
+HINTS_CHOICES = ("without", "with")
+"""The filter's choices of games by hints: without any, or with."""
 RECENT_GAMES = 20
 """Games in the chart of recent final scores."""
 HISTOGRAM_BINS: tuple[tuple[int | None, int | None, str], ...] = (
@@ -73,6 +75,8 @@ class Filters:
     since: date | None = None
     until: date | None = None
     """Inclusive: games started on that day count."""
+    hints: str | None = None
+    """`"without"` (games without hints) or `"with"` (assisted games); None for both."""
     errors: tuple[str, ...] = ()
 
     def to_store(self) -> store.StatsFilter:
@@ -84,6 +88,7 @@ class Filters:
             num_players=players,
             since=_start_of(self.since),
             until=_start_of(self.until + timedelta(days=1)) if self.until else None,
+            assisted=None if self.hints is None else self.hints == "with",
         )
 
     @property
@@ -94,6 +99,7 @@ class Filters:
             "table": self.table or "",
             "since": self.since.isoformat() if self.since else "",
             "until": self.until.isoformat() if self.until else "",
+            "hints": self.hints or "",
         }
         return {key: value for key, value in values.items() if value}
 
@@ -140,7 +146,11 @@ def parse_filters(params: Mapping[str, str]) -> Filters:
     if since and until and since > until:
         errors.append(N_("The start date is after the end date: the dates were swapped."))
         since, until = until, since
-    return Filters(level, table, since, until, tuple(errors))
+    hints = params.get("hints", "") or None
+    if hints is not None and hints not in HINTS_CHOICES:
+        errors.append(N_("Unknown choice of hints: showing games with and without hints."))
+        hints = None
+    return Filters(level, table, since, until, hints, tuple(errors))
 
 
 def _date(text: str, errors: list[str]) -> date | None:
@@ -260,6 +270,8 @@ class StatsPage:
     """Pass directions with at least one hand."""
     recent: list[FinalOfGame]
     histogram: list[Bin] = field(default_factory=list)
+    assisted: int = 0
+    """How many of the filtered games had hints."""
 
     @property
     def human(self) -> SubjectStats:
@@ -369,4 +381,7 @@ def _statistics(session: Session, pid: str, filters: Filters) -> StatsPage:
         directions=[d for d in DIRECTIONS if any(d in s.directions for s in subjects)],
         recent=store.recent_finals(session, pid, f, RECENT_GAMES),
         histogram=histogram(store.points_histogram(session, pid, f)),
+        assisted=(
+            0 if f.assisted is False else store.count_games(session, pid, replace(f, assisted=True))
+        ),
     )

@@ -140,6 +140,8 @@ class Game(Base):
     """The secret every deal derives from (docs/fair-play.md), as 64 hex digits; None for a game
     started before verifiable deals."""
     fast_play: Mapped[bool]
+    assisted: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether the player asked for a hint in this game (the statistics keep such games apart)."""
     status: Mapped[str] = mapped_column(String(16), default=ACTIVE)
     version: Mapped[int] = mapped_column(default=0)
     """The number of actions stored; a page posts the version it was rendered at."""

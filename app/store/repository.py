@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol, cast
 
-from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, false, func, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -159,6 +159,8 @@ class GameRow(NamedTuple):
     updated_at: datetime
     deal_secret: str | None = None
     """The secret of the game's deals (hex), None for a game dealt from its seed."""
+    assisted: bool = False
+    """Whether the player asked for a hint in this game."""
 
 
 class LogOf(Protocol):
@@ -211,11 +213,18 @@ _ACTIVE_GAME_ID = (
     .order_by(_GAMES.c.updated_at.desc(), _GAMES.c.id.desc())
     .limit(1)
 )
+_ASSIST = update(_GAMES).where(_OWNED, _GAMES.c.assisted == false()).values(assisted=True)
 _ABANDON = (
     update(_GAMES)
     .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.status == ACTIVE)
     .values(status=ABANDONED, updated_at=bindparam("now"))
 )
+
+
+def mark_assisted(executor: Executor, game_id: int, player_id: str) -> None:
+    """Mark a game of `player_id` as played with hints (once: a game already marked, or not
+    theirs, is left alone). Its version and last write stay: the table on the page is current."""
+    executor.execute(_ASSIST, {"game_id": game_id, "player": player_id})
 
 
 def get_game(session: Session, game_id: int, player_id: str) -> Game | None:

@@ -47,6 +47,8 @@ class StatsFilter:
     num_players: int | None = None
     since: datetime | None = None
     until: datetime | None = None
+    assisted: bool | None = None
+    """Only games with hints (True) or only games without (False); None for both."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +186,8 @@ def game_conditions(player_id: str, f: StatsFilter) -> list[ColumnElement[bool]]
         conditions.append(Game.created_at >= f.since)
     if f.until is not None:
         conditions.append(Game.created_at < f.until)
+    if f.assisted is not None:
+        conditions.append(Game.assisted.is_(f.assisted))
     return conditions
 
 

@@ -29,6 +29,7 @@ from app.web import (
     i18n,
     preferences,
     routes,
+    routes_coach,
     routes_fair,
     routes_stats,
     stats_view,
@@ -152,6 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes.router)
     app.include_router(routes_stats.router)
     app.include_router(routes_fair.router)
+    app.include_router(routes_coach.router)
     return app
 
 

@@ -265,7 +265,7 @@ def new_game(request: Request, svc: ServicesDep, caller: CallerDep, form: FormDe
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(request: Request, game: GameDep, svc: ServicesDep, caller: CallerDep) -> Response:
     """The table (the whole page, or the table fragment for an HTMX request)."""
-    return _table_response(request, svc, games.Outcome(games.table(svc.db, caller, game)), [], 200)
+    return table_response(request, svc, games.Outcome(games.table(svc.db, caller, game)), [], 200)
 
 
 @router.post("/games/{game_id}/pass")
@@ -374,25 +374,32 @@ def _change(request: Request, d: Decision, change: Change) -> Response:
         outcome = change(d, d.version)
     except BadFormError as err:
         table = games.table(svc.db, d.caller, d.game)
-        return _table_response(request, svc, games.Outcome(table), [str(err)], 400)
+        return table_response(request, svc, games.Outcome(table), [str(err)], 400)
     except games.ActionRefusedError as refused:
         status = 409 if refused.refusal.stale else 422
         message = messages.explain(refused.refusal)
-        return _table_response(request, svc, games.Outcome(refused.table), [message], status)
+        return table_response(request, svc, games.Outcome(refused.table), [message], status)
     if is_htmx(request):
-        return _table_response(request, svc, outcome, [], 200)
+        return table_response(request, svc, outcome, [], 200)
     return RedirectResponse(f"/games/{d.game}", status_code=303)
 
 
-def _table_response(
-    request: Request, svc: ServicesDep, outcome: games.Outcome, notes: list[str], status: int
+def table_response(
+    request: Request,
+    svc: ServicesDep,
+    outcome: games.Outcome,
+    notes: list[str],
+    status: int,
+    hint: object = None,
 ) -> Response:
+    """The table (the fragment for HTMX, else the page), with the hint box open if given."""
     scale = svc.settings.pause_scale
     steps = frames(outcome.steps, scale)
     context = {
         "t": build(outcome.table, notes, scale, outcome.finished_tricks),
         "frames": steps,
         "step_faces": step_cards(steps),
+        "hint": hint,
     }
     name = "partials/update.html" if is_htmx(request) else "game.html"
     return render(request, name, context, status, return_to=f"/games/{outcome.table.game_id}")

@@ -219,6 +219,8 @@ class TableView(FrameView):
     """Tricks just played out at once because nothing was left to score (said once)."""
     seal: TableSeal | None = None
     """The deals' commitments (docs/fair-play.md); None for a game dealt before them."""
+    assisted: bool = False
+    """Whether the player asked for a hint in this game."""
 
 
 def card_view(c: Card, *, legal: bool = False, received: bool = False) -> CardView:
@@ -400,6 +402,7 @@ def build(
         messages=list(messages or []),
         finished_tricks=finished_tricks,
         seal=table.seal,
+        assisted=table.assisted,
     )
 
 

@@ -593,3 +593,44 @@
     }, wait + Math.random() * wait * 0.3);
   });
 })();
+
+// The hint: the H key asks for it (as the Hint button does), and the cards it advises are marked
+// in the hand until the table changes.
+(function () {
+  "use strict";
+
+  document.addEventListener("keydown", function (event) {
+    if ((event.key !== "h" && event.key !== "H") || event.ctrlKey || event.metaKey ||
+        event.altKey) return;
+    var target = event.target;
+    if (target.matches && target.matches("input[type=text], input[type=search], textarea, select")) {
+      return;
+    }
+    var button = document.querySelector("#table .coach-button");
+    if (button && !button.disabled && !button.closest("[inert]")) {
+      button.click();
+      event.preventDefault();
+    }
+  });
+
+  function mark() {
+    var box = document.querySelector("#coach .coach-box");
+    if (!box) return;
+    var taken = [];
+    (box.getAttribute("data-cards") || "").split(" ").forEach(function (code) {
+      var cards = document.querySelectorAll('#table .cards [data-card="' + code + '"]');
+      for (var i = 0; i < cards.length; i++) {
+        if (taken.indexOf(cards[i]) < 0) { // two identical cards: each advised one once
+          taken.push(cards[i]);
+          cards[i].classList.add("hinted");
+          break;
+        }
+      }
+    });
+  }
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.target && event.target.id === "coach") mark();
+  });
+  document.addEventListener("DOMContentLoaded", mark);
+})();

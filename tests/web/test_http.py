@@ -120,7 +120,7 @@ def play_whole_game(client: TestClient, game_id: int, max_steps: int = 3000) -> 
     state = game_state(client, game_id)
     secret = deal_secret(client, game_id)
     assert secret is not None and len(secret) == 64
-    for _ in range(max_steps):
+    for step in range(max_steps):
         if state.is_over:
             return state
         page = client.get(f"/games/{game_id}")
@@ -128,6 +128,14 @@ def play_whole_game(client: TestClient, game_id: int, max_steps: int = 3000) -> 
         assert_no_hidden_card(page.text, state)
         assert_no_unrevealed_key(page.text, secret, state)
         version = version_of(page.text)
+        if 0 in to_act(state) and state.phase in (Phase.PASS, Phase.PLAY) and step % 7 == 0:
+            hint = client.post(f"/games/{game_id}/hint", data={"version": version}, headers=HX)
+            assert hint.status_code == 200 and "coach-box" in hint.text
+            assert_no_hidden_card(hint.text, state)
+            assert_no_unrevealed_key(hint.text, secret, state)
+            hidden = {c.label for c in hidden_cards(state)}
+            named = set(re.findall(r"(?:10|[2-9JQKA])[♣♦♠♥]", hint.text))
+            assert not named & hidden - {"Q♠"}, "a hint named a hidden card"
         if state.phase is Phase.DEAL:
             for path in (f"/history/{game_id}", f"/history/{game_id}/hands/{state.hand_number}"):
                 assert_no_unrevealed_key(client.get(path).text, secret, state)
