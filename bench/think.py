@@ -1,6 +1,6 @@
-"""The Hard player's thinking time per decision, on one core (with `--hint`, the hint's).
+"""The Hard player's thinking time per decision, on one core (the hint's, or a review's).
 
-    python -m bench.think [--positions 200] [--table standard-4] [--seed 1] [--hint]
+    python -m bench.think [--positions 200] [--table standard-4] [--seed 1] [--hint | --review]
 
 Positions come from games played by Medium players: passes, leads, follows (holding the led
 suit) and discards (void in it), a quarter of each. Forced plays (one legal card) are not
@@ -8,8 +8,11 @@ counted: they take no thought. Each decision runs Hard with its default budget i
 pinned to one CPU where the system allows it.
 With `--hint` each decision is the coach's advice instead (`app.bots.coach.advise`: Hard's
 choice, the expected points of the best choices and the reason), forced plays included, since
-a player may ask for a hint at any turn; targets: median 300 ms, p95 1 s.
-The last line reads `think: median X ms, p95 Y ms` (`hint: …` with `--hint`).
+a player may ask for a hint at any turn; targets: median 300 ms, p95 1 s. With `--review` each
+decision is the weighing of the Medium player's choice there (`app.bots.coach.assess`), as the
+review of a hand weighs each of the player's decisions; a hand's review costs the sum over its
+decisions (a pass and 13 cards at four seats).
+The last line reads `think: median X ms, p95 Y ms` (`hint: …`, `review: …`).
 """
 
 from __future__ import annotations
@@ -22,7 +25,19 @@ import statistics
 import time
 
 from app.bots import Level, choose_action, coach, decision_rng, hard
-from app.engine import GameState, Phase, PlayerView, apply, new_game, random_deal, to_act, view_for
+from app.engine import (
+    Card,
+    GameState,
+    Pass,
+    Phase,
+    Play,
+    PlayerView,
+    apply,
+    new_game,
+    random_deal,
+    to_act,
+    view_for,
+)
 from bench.tables import parse_table
 
 KINDS = ("pass", "lead", "follow", "discard")
@@ -67,29 +82,44 @@ def positions(
     return found
 
 
+def medium_choice(view: PlayerView, seed: int, i: int) -> tuple[Card, ...]:
+    """The Medium player's pass or card in `view`: the decision a review weighs."""
+    action = choose_action(view, Level.MEDIUM, decision_rng(seed, -1 - i, view.seat))
+    if isinstance(action, Pass):
+        return tuple(action.cards)
+    assert isinstance(action, Play)
+    return (action.card,)
+
+
 def main() -> None:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--table", default="standard-4")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--hint", action="store_true", help="time the hint (the coach's advice)")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--hint", action="store_true", help="time the hint (the coach's advice)")
+    what.add_argument("--review", action="store_true", help="time a review's weighing")
     args = parser.parse_args()
+    label = "hint" if args.hint else "review" if args.review else "think"
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
     print(
         f"python {platform.python_version()} on {platform.machine()}, one process on {cpus} CPU, "
-        f"{args.table}{', hints' if args.hint else ''}"
+        f"{args.table}, {label}"
     )
-    found = positions(args.table, args.positions, args.seed, forced=args.hint)
+    found = positions(args.table, args.positions, args.seed, forced=args.hint or args.review)
     times: dict[str, list[float]] = {k: [] for k in KINDS}
     for kind, views in found.items():
         for i, view in enumerate(views):
             rng = decision_rng(args.seed, i, view.seat)
+            made = medium_choice(view, args.seed, i) if args.review else ()
             start = time.perf_counter()
             if args.hint:
                 coach.advise(view, rng)
+            elif args.review:
+                coach.assess(view, made, rng)
             elif kind == "pass":
                 hard.choose_pass(view, rng)
             else:
@@ -103,7 +133,6 @@ def main() -> None:
             f"max {ts[-1]:.1f} ms"
         )
     p95 = everything[min(len(everything) - 1, int(0.95 * len(everything)))]
-    label = "hint" if args.hint else "think"
     print(f"{label}: median {statistics.median(everything):.0f} ms, p95 {p95:.0f} ms")
 
 

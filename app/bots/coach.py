@@ -196,3 +196,70 @@ def _winning_card(view: PlayerView) -> Card | None:
 def _queen_out(view: PlayerView) -> bool:
     """Whether a queen of spades may still be in another seat's hand."""
     return know(view).queens_out > 0 and QUEEN_OF_SPADES not in view.hand
+
+
+# --- the review of a hand ---------------------------------------------------------------------
+
+COSTLY = 0.5
+"""A decision that costs at least this many points (Hard's estimate) is marked in a review."""
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """One decision of a finished hand as Hard sees it from the same view: the choice made, the
+    best one, what the choice cost against it (None where Hard does not weigh passes: the pass
+    of a table where it passes as the careful player does), and why the best one is best."""
+
+    chosen: tuple[Card, ...]
+    best: tuple[Card, ...]
+    cost: float | None
+    reason: Reason
+
+    @property
+    def costly(self) -> bool:
+        """Whether the choice cost at least `COSTLY` points (to the tenth of a point shown)."""
+        return self.cost is not None and round(self.cost, 1) >= COSTLY
+
+
+def assess(
+    view: PlayerView,
+    chosen: tuple[Card, ...],
+    rng: random.Random,
+    budget: hard.Budget = hard.DEFAULT_BUDGET,
+) -> Assessment:
+    """What `chosen` (the seat's pass, or its card) cost against Hard's best choice from `view`:
+    the difference of their mean results over the same imagined layouts (never below 0)."""
+    if view.phase is Phase.PASS:
+        return _assess_pass(view, tuple(sorted(chosen)), rng, budget)
+    card = chosen[0]
+    if len(view.legal) == 1:
+        return Assessment(chosen, chosen, 0.0, Reason("only", chosen))
+    estimates = hard.appraise(view, rng, budget)
+    top = max(e.value for e in estimates.values())
+    best = next(c for c in view.legal if estimates[c].value == top)
+    cost = max(0.0, top - estimates[card].value)
+    return Assessment(chosen, (best,), cost, play_reason(view, best))
+
+
+def _assess_pass(
+    view: PlayerView, chosen: tuple[Card, ...], rng: random.Random, budget: hard.Budget
+) -> Assessment:
+    candidates = [tuple(sorted(c)) for c in hard.pass_candidates(view, rng, budget.pass_pool)]
+    if not hard.searches_pass(view):
+        best = candidates[0]
+        return Assessment(chosen, best, None, pass_reason(view, best))
+    if chosen not in candidates:
+        candidates.append(chosen)
+    worlds = budget.pass_worlds + budget.pass_final_worlds
+    values = hard.evaluate_passes(view, candidates, rng, worlds, budget).tolist()
+    top = max(values)
+    best = candidates[values.index(top)]
+    cost = max(0.0, top - values[candidates.index(chosen)])
+    return Assessment(chosen, best, cost, pass_reason(view, best))
+
+
+def assess_all(
+    decisions: list[tuple[PlayerView, tuple[Card, ...], random.Random]],
+) -> list[Assessment]:
+    """`assess` for each decision of a hand, in order (one task for a worker process)."""
+    return [assess(view, chosen, rng) for view, chosen, rng in decisions]

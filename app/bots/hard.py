@@ -62,6 +62,7 @@ __all__ = [
     "pass_candidates",
     "pass_surprises",
     "rank_passes",
+    "searches_pass",
     "surprises",
 ]
 
@@ -142,13 +143,7 @@ def rank_passes(
     """The passes `choose_pass` weighed, best first, with what each is worth; only the careful
     player's pass, with no estimate, at a table where Hard does not search its pass."""
     candidates = pass_candidates(view, rng, budget.pass_pool)
-    if (
-        len(candidates) == 1
-        or budget.pass_worlds < 1
-        or view.options.is_cancellation
-        or view.options.omnibus
-        or view.num_players not in PASS_SEARCH_SEATS
-    ):
+    if len(candidates) == 1 or budget.pass_worlds < 1 or not searches_pass(view):
         return [(candidates[0], None)]
     knowledge = know(view)
     values, points = _pass_results(view, candidates, rng, budget.pass_worlds, budget, knowledge)
@@ -163,6 +158,17 @@ def rank_passes(
         points = (points[chosen] * w1 + more[1] * w2) / (w1 + w2)
     order: list[int] = np.argsort(-values, kind="stable").tolist()
     return [(candidates[chosen[i]], Estimate(float(values[i]), float(points[i]))) for i in order]
+
+
+def searches_pass(view: PlayerView) -> bool:
+    """Whether Hard imagines the play of its candidate passes at this table (else it passes as
+    the careful player does)."""
+    options = view.options
+    return (
+        not options.is_cancellation
+        and not options.omnibus
+        and view.num_players in PASS_SEARCH_SEATS
+    )
 
 
 def pass_candidates(view: PlayerView, rng: random.Random, pool_size: int) -> list[tuple[Card, ...]]:

@@ -1,6 +1,6 @@
-"""The hint box: the coach's advice as the page shows it (the sentence of its reason as a message
-id with the names it needs, the advised cards, and the best choices with their expected points).
-"""
+"""The coach on the page: the hint box (the sentence of its reason as a message id with the names
+it needs, the advised cards, and the best choices with their expected points) and the review of
+a hand (each decision, what it cost, and why the best choice is best where it cost much)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from babel.numbers import format_decimal
 
 from app.bots.coach import Advice, Reason
-from app.engine import Phase, PlayerView
+from app.engine import Card, Phase, PlayerView
+from app.services.review import HandReview
 from app.web import i18n
 from app.web.i18n import N_
 from app.web.table import seat_name
@@ -42,6 +43,34 @@ REASONS = {
 
 
 @dataclass(frozen=True, slots=True)
+class ReasonView:
+    """A reason's sentence: its message id and the names it may use."""
+
+    message: str
+    card: str
+    other: str
+    cards: str
+    suit: str
+    seat: str | None
+    """The seat's name as a message id (translated where shown)."""
+    points: int
+
+
+def reason_view(reason: Reason, num_players: int) -> ReasonView:
+    """The sentence of `reason` at a table of `num_players`."""
+    labels = [c.label for c in reason.cards]
+    return ReasonView(
+        message=REASONS[reason.key],
+        card=labels[0] if labels else "",
+        other=labels[1] if len(labels) > 1 else "",
+        cards=" ".join(labels),
+        suit=reason.suit.symbol if reason.suit is not None else "",
+        seat=None if reason.seat is None else seat_name(reason.seat, num_players),
+        points=reason.points,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class ChoiceView:
     """One of the best choices: its cards as text and its expected points ("" if not known)."""
 
@@ -55,15 +84,7 @@ class HintView:
 
     passing: bool
     """Advice for a pass (else for a card)."""
-    message: str
-    """The reason's message id; its names are the fields below."""
-    card: str
-    other: str
-    cards: str
-    suit: str
-    seat: str | None
-    """The seat's name as a message id (translated where shown)."""
-    points: int
+    reason: ReasonView
     codes: tuple[str, ...]
     """The advised card (or the three of the pass), as card codes: the page raises them."""
     choices: tuple[ChoiceView, ...]
@@ -76,26 +97,70 @@ class HintView:
 
 def hint_view(advice: Advice, view: PlayerView) -> HintView:
     """The hint box of `advice`, given from `view`."""
-    reason: Reason = advice.reason
-    labels = [c.label for c in reason.cards]
     return HintView(
         passing=view.phase is Phase.PASS,
-        message=REASONS[reason.key],
-        card=labels[0] if labels else "",
-        other=labels[1] if len(labels) > 1 else "",
-        cards=" ".join(labels),
-        suit=reason.suit.symbol if reason.suit is not None else "",
-        seat=None if reason.seat is None else seat_name(reason.seat, view.num_players),
-        points=reason.points,
+        reason=reason_view(advice.reason, view.num_players),
         codes=tuple(c.code for c in advice.cards),
         choices=tuple(
-            ChoiceView(" ".join(c.label for c in choice.cards), _points(choice.points))
-            for choice in advice.choices
+            ChoiceView(labels(choice.cards), points(choice.points)) for choice in advice.choices
         ),
     )
 
 
-def _points(value: float | None) -> str:
+@dataclass(frozen=True, slots=True)
+class DecisionView:
+    """One row of a hand's review."""
+
+    trick: int | None
+    """The trick of a card (None: the pass)."""
+    chosen: str
+    best: str
+    cost: str
+    """Hard's estimate of what the choice cost, "" where it does not weigh it."""
+    costly: bool
+    reason: ReasonView | None
+    """Why the best choice is best (for a costly decision only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewView:
+    """A hand's review as its page shows it."""
+
+    game_id: int
+    number: int
+    decisions: tuple[DecisionView, ...]
+    given_away: str
+    costly: int
+
+
+def review_view(review: HandReview) -> ReviewView:
+    """The page of a hand's review."""
+    n = review.num_players
+    rows = []
+    for d in review.decisions:
+        a = d.assessment
+        rows.append(
+            DecisionView(
+                trick=d.trick,
+                chosen=labels(a.chosen),
+                best=labels(a.best),
+                cost=points(a.cost),
+                costly=a.costly,
+                reason=reason_view(a.reason, n) if a.costly else None,
+            )
+        )
+    return ReviewView(
+        review.game_id, review.number, tuple(rows), points(review.given_away), review.costly
+    )
+
+
+def labels(cards: tuple[Card, ...]) -> str:
+    """Cards as people read them ("Q♠ 10♥")."""
+    return " ".join(c.label for c in cards)
+
+
+def points(value: float | None) -> str:
+    """Points with one decimal in the reader's language ("" for none)."""
     if value is None:
         return ""
     return format_decimal(round(value, 1), format="0.0", locale=i18n.current())

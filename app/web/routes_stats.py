@@ -1,4 +1,5 @@
-"""The statistics page, the game history, the replay of a hand and the JSON download.
+"""The statistics page, the game history, the replay and the review of a hand and the JSON
+download.
 
 All read-only GETs: they change no game, so they need no version. Another player's game, or a
 hand a game does not have, is the same "not found" page (404) as a game that does not exist.
@@ -13,8 +14,10 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.services import history as history_service
 from app.services import inputs
+from app.services import review as review_service
 from app.services import stats as stats_service
 from app.web import stats_view
+from app.web.coaching import review_view
 from app.web.deps import CallerDep, GameDep, ServicesDep, game_number
 from app.web.routes import render
 from app.web.table import replay_rows
@@ -79,3 +82,14 @@ def download(game: GameDep, svc: ServicesDep, caller: CallerDep) -> Response:
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="hearts-game-{game}.json"'},
     )
+
+
+@router.get("/history/{game_id}/hands/{number}/review", response_class=HTMLResponse)
+def hand_review(
+    request: Request, game: GameDep, number: str, svc: ServicesDep, caller: CallerDep
+) -> Response:
+    """The review of one scored hand: the player's decisions and what each cost (by the Hard
+    player's estimate), thought on demand and then kept."""
+    found = review_service.review(svc.db, svc.thinkers, caller, game, game_number(number))
+    back = request.query_params.get("from") == "table"
+    return render(request, "review.html", {"v": review_view(found), "back_to_table": back})

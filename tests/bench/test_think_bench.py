@@ -1,5 +1,5 @@
-"""`bench.think` runs and prints its figures, for Hard's decisions and for hints (a few positions:
-the figures themselves are measured by running the benchmark, not in the test suite)."""
+"""`bench.think` runs and prints its figures, for Hard's decisions, hints and reviews (a few
+positions: the figures themselves are measured by running the benchmark, not in the tests)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize(("flags", "label"), [([], "think"), (["--hint"], "hint")])
+@pytest.mark.parametrize(
+    ("flags", "label"), [([], "think"), (["--hint"], "hint"), (["--review"], "review")]
+)
 def test_think_prints_median_and_p95(flags: list[str], label: str) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bench.think", "--positions", "8", *flags],

@@ -236,3 +236,48 @@ def test_hints_ignore_hidden_cards_at_other_tables() -> None:
         header = GameHeader(options)
         for actions, seat in positions(options, seed=9, wanted=10):
             assert_same_advice(header, actions, seat, 3)
+
+
+def test_reviews_ignore_hidden_cards() -> None:
+    """A decision's weighing (the review of a hand) is the same after redeals of what the seat
+    could not see: TV-58's follow, weighed for each card South could play."""
+    header, actions = tv24_after_trick_3()
+    actions = [*actions, Play(3, "TS")]
+    view = view_for(replay(header, actions), 0)
+    for card in view.legal:
+        expected = coach.assess(view, (card,), random.Random(2), SMALL)
+        for alt in alternatives(header, actions, 0, 5, seed=4):
+            assert coach.assess(view_for(alt, 0), (card,), random.Random(2), SMALL) == expected
+
+
+def test_a_review_weighs_the_choice_against_the_best() -> None:
+    header, actions = tv24_after_trick_3()
+    view = view_for(replay(header, actions), 3)
+    weighed = {c: coach.assess(view, (c,), random.Random(2), SMALL) for c in view.legal}
+    best = {a.best for a in weighed.values()}
+    assert len(best) == 1  # the same best card whatever was played
+    (top,) = best
+    assert weighed[top[0]].cost == 0.0
+    assert all(a.cost is not None and a.cost >= 0 for a in weighed.values())
+    assert any(a.costly for a in weighed.values())  # some card of thirteen is a real mistake
+
+
+def test_a_pass_is_weighed_with_the_candidates() -> None:
+    header = GameHeader(RuleOptions.standard())
+    view = view_for(replay(header, game(TV24_DEAL, "", header)), 3)
+    keep_queen = coach.assess(view, tuple(cards("3C 4C 9C")), random.Random(1), SMALL)
+    assert keep_queen.cost is not None and keep_queen.cost >= 0
+    best = coach.assess(view, keep_queen.best, random.Random(1), SMALL)
+    assert best.cost == 0.0
+
+
+def test_a_pass_where_hard_does_not_weigh_passes_is_not_weighed() -> None:
+    options = RuleOptions.cancellation(8)
+    header = GameHeader(options)
+    for actions, seat in positions(options, seed=2, wanted=6):
+        view = view_for(replay(header, actions), seat)
+        if view.phase is Phase.PASS:
+            weighed = coach.assess(view, view.hand[:3], random.Random(0), SMALL)
+            assert weighed.cost is None and not weighed.costly
+            return
+    raise AssertionError("no pass among the positions")
