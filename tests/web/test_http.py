@@ -137,8 +137,11 @@ def play_whole_game(client: TestClient, game_id: int, max_steps: int = 3000) -> 
             named = set(re.findall(r"(?:10|[2-9JQKA])[♣♦♠♥]", hint.text))
             assert not named & hidden - {"Q♠"}, "a hint named a hidden card"
         if state.phase is Phase.DEAL:
-            for path in (f"/history/{game_id}", f"/history/{game_id}/hands/{state.hand_number}"):
-                assert_no_unrevealed_key(client.get(path).text, secret, state)
+            hand = f"/history/{game_id}/hands/{state.hand_number}"
+            for path in (f"/history/{game_id}", hand, f"{hand}/review"):
+                shown = client.get(path)
+                assert shown.status_code == 200, path
+                assert_no_unrevealed_key(shown.text, secret, state)
             response = client.post(f"/games/{game_id}/next", data={"version": version}, headers=HX)
         elif 0 in to_act(state) and state.phase is Phase.PASS:
             assert state.hand is not None
