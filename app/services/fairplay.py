@@ -8,7 +8,9 @@ or of a hand not yet dealt: `Seal.of` is the one place that decides.
 
 from __future__ import annotations
 
+import hmac
 import json
+import re
 from dataclasses import dataclass
 from datetime import date
 from functools import cache, lru_cache
@@ -103,6 +105,33 @@ def _table_seal(secret_hex: str, number: int | None) -> TableSeal:
     if number is None:
         return TableSeal(commitment(secret))
     return TableSeal(commitment(secret), number, key_commitment(hand_key(secret, number)))
+
+
+CODE_DIGITS = 10
+"""Hex digits of the game's commitment in its deal code (40 bits: a code cannot be guessed)."""
+_CODE = re.compile(r"\s*([0-9]{1,12})\s*-\s*([0-9a-fA-F]{10})\s*")
+"""A deal code as typed: ASCII digits only (no other script's digits), `CODE_DIGITS` hex."""
+
+
+def deal_code(game_id: int, secret_hex: str) -> str:
+    """The short code that lets another browser play an ended game's deals: the game's number
+    and the start of its commitment (public since the game began), e.g. `1234-5f3a9c2e1b`."""
+    return f"{game_id}-{commitment(bytes.fromhex(secret_hex))[:CODE_DIGITS]}"
+
+
+def read_deal_code(text: str) -> tuple[int, str] | None:
+    """The game number and commitment digits of a deal code as typed (spaces and case
+    forgiven); None if it is not one."""
+    found = _CODE.fullmatch(text[:64])
+    if found is None:
+        return None
+    return int(found.group(1)), found.group(2).lower()
+
+
+def code_matches(secret_hex: str, digits: str) -> bool:
+    """Whether a code's commitment digits are those of the game dealt from `secret_hex`."""
+    expected = commitment(bytes.fromhex(secret_hex))[:CODE_DIGITS]
+    return hmac.compare_digest(expected, digits)
 
 
 FIGURES = Path(__file__).with_name("strength.json")

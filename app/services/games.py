@@ -56,7 +56,7 @@ from app.services import autoplay, players
 from app.services.autoplay import AutoPlay
 from app.services.computers import Thinkers
 from app.services.database import Database
-from app.services.fairplay import TableSeal, table_seal
+from app.services.fairplay import TableSeal, deal_code, table_seal
 from app.services.players import Caller
 from app.store import repository
 from app.store.models import ACTIVE, Game, utcnow
@@ -87,6 +87,10 @@ class Table:
     verifiable deals."""
     assisted: bool = False
     """Whether the player asked for a hint in this game."""
+    replayed: bool = False
+    """Whether the game was dealt from another game's secret (its deals were known)."""
+    deal_code: str | None = None
+    """Once the game has ended, the code that lets another browser play its deals."""
 
     @property
     def computer_to_act(self) -> bool:
@@ -98,6 +102,15 @@ class Table:
     def level(self) -> str:
         """The level of the computer players (they all share one)."""
         return next((s for s in self.seats if s != HUMAN), Level.MEDIUM.value)
+
+
+@dataclass(frozen=True, slots=True)
+class KnownDeals:
+    """Another game's deals, to play again: its seed (its computer players answer the same
+    decisions the same way) and its secret (None for a game dealt from its seed)."""
+
+    seed: int
+    secret: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +255,12 @@ def _table(game: GameLike, state: GameState, version: int | None = None) -> Tabl
             state.is_over or game.status != ACTIVE,
         ),
         assisted=game.assisted,
+        replayed=game.replayed,
+        deal_code=(
+            deal_code(game.id, game.deal_secret)
+            if game.deal_secret is not None and (state.is_over or game.status != ACTIVE)
+            else None
+        ),
     )
 
 
@@ -311,17 +330,21 @@ def start_game(
     *,
     keep_active: bool = False,
     auto: AutoPlay = NO_AUTOPLAY,
+    deals: KnownDeals | None = None,
 ) -> int:
     """Start a new game against computer players of `level` (the caller's player is created if
     it is new); the previous active game, if any, is marked abandoned, or with `keep_active`
     kept, and its id returned instead of a new game's. The first hand is dealt and the computer
-    players pass at once."""
+    players pass at once. With `deals`, the game is dealt as another one was (and marked so)."""
     level = Level(level)
     options = options or RuleOptions.standard()
     header = GameHeader(options, first_dealer=0)
     seats = (HUMAN,) + (level.value,) * (options.num_players - 1)
-    seed = secrets.randbits(62)
-    secret = secrets.token_hex(fairdeal.SECRET_BYTES)
+    if deals is None:
+        seed = secrets.randbits(62)
+        secret: str | None = secrets.token_hex(fairdeal.SECRET_BYTES)
+    else:
+        seed, secret = deals.seed, deals.secret
     state = new_game(options, header.first_dealer)
     deal = _deal(seed, secret, state)
     actions, states, _ = _play_out(state, [deal], seats, seed, 0, thinkers, auto)
@@ -335,7 +358,16 @@ def start_game(
                 return previous
             repository.abandon_game(connection, previous, utcnow())
         game = repository.start_game(
-            connection, player_id, header, seats, seed, fast_play, actions, states[-1], secret
+            connection,
+            player_id,
+            header,
+            seats,
+            seed,
+            fast_play,
+            actions,
+            states[-1],
+            secret,
+            replayed=deals is not None,
         )
     _remember(game, states[-1])
     _keep_row(game)

@@ -40,7 +40,7 @@ from app.engine import (
     view_for,
 )
 from app.services.database import Database
-from app.services.fairplay import Seal, verified
+from app.services.fairplay import Seal, deal_code, verified
 from app.services.games import HUMAN_SEAT, GameNotFoundError
 from app.services.players import Caller
 from app.services.stats import Filters
@@ -80,6 +80,8 @@ class GameSummary:
     winners: tuple[int, ...]
     assisted: bool = False
     """Whether the player asked for a hint in the game."""
+    replayed: bool = False
+    """Whether the game was dealt from another game's secret (its deals were known)."""
 
     @property
     def won(self) -> bool:
@@ -115,6 +117,7 @@ def _summary(game: Game, score: int, place: int | None) -> GameSummary:
         place=place,
         winners=tuple(game.winners),
         assisted=game.assisted,
+        replayed=game.replayed,
     )
 
 
@@ -180,6 +183,8 @@ class GameRecord:
     """The number of the hand still being played, if any."""
     fair: FairRecord | None = None
     """The deals' seals and checks; None for a game dealt before verifiable deals."""
+    deal_code: str | None = None
+    """Once the game has ended, the code that lets another browser play its deals."""
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -221,6 +226,11 @@ def game_record(db: Database, caller: Caller, game_id: int) -> GameRecord:
         lines=lines,
         in_progress=game.hand_number if unfinished and game.status == ACTIVE else None,
         fair=_fair_record(game, actions, len(lines)),
+        deal_code=(
+            deal_code(game.id, game.deal_secret)
+            if game.deal_secret is not None and game.status != ACTIVE
+            else None
+        ),
     )
 
 
@@ -549,6 +559,7 @@ def export(db: Database, caller: Caller, game_id: int) -> dict[str, Any]:
             "seats": list(game.seats),
             "complete": complete,
             "assisted": game.assisted,
+            "replayed": game.replayed,
         },
         "header": header.to_json(),
         "actions": [action_to_json(a) for a in actions],

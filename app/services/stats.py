@@ -41,6 +41,8 @@ SUBJECTS = (HUMAN, *BOT_LEVELS)
 DIRECTIONS = ("left", "right", "across", "hold")
 VARIANTS = ("standard", "cancellation")
 HINTS_CHOICES = ("without", "with")
+DEALS_CHOICES = ("new", "again")
+"""The filter's choices of games by deals: new ones, or deals played again."""
 """The filter's choices of games by hints: without any, or with."""
 RECENT_GAMES = 20
 """Games in the chart of recent final scores."""
@@ -77,6 +79,8 @@ class Filters:
     """Inclusive: games started on that day count."""
     hints: str | None = None
     """`"without"` (games without hints) or `"with"` (assisted games); None for both."""
+    deals: str | None = None
+    """`"new"` (games of new deals) or `"again"` (deals played again); None for both."""
     errors: tuple[str, ...] = ()
 
     def to_store(self) -> store.StatsFilter:
@@ -89,6 +93,7 @@ class Filters:
             since=_start_of(self.since),
             until=_start_of(self.until + timedelta(days=1)) if self.until else None,
             assisted=None if self.hints is None else self.hints == "with",
+            replayed=None if self.deals is None else self.deals == "again",
         )
 
     @property
@@ -100,6 +105,7 @@ class Filters:
             "since": self.since.isoformat() if self.since else "",
             "until": self.until.isoformat() if self.until else "",
             "hints": self.hints or "",
+            "deals": self.deals or "",
         }
         return {key: value for key, value in values.items() if value}
 
@@ -150,7 +156,11 @@ def parse_filters(params: Mapping[str, str]) -> Filters:
     if hints is not None and hints not in HINTS_CHOICES:
         errors.append(N_("Unknown choice of hints: showing games with and without hints."))
         hints = None
-    return Filters(level, table, since, until, hints, tuple(errors))
+    deals = params.get("deals", "") or None
+    if deals is not None and deals not in DEALS_CHOICES:
+        errors.append(N_("Unknown choice of deals: showing new deals and deals played again."))
+        deals = None
+    return Filters(level, table, since, until, hints, deals, tuple(errors))
 
 
 def _date(text: str, errors: list[str]) -> date | None:
@@ -272,6 +282,8 @@ class StatsPage:
     histogram: list[Bin] = field(default_factory=list)
     assisted: int = 0
     """How many of the filtered games had hints."""
+    replayed: int = 0
+    """How many of the filtered games were deals played again."""
 
     @property
     def human(self) -> SubjectStats:
@@ -383,5 +395,8 @@ def _statistics(session: Session, pid: str, filters: Filters) -> StatsPage:
         histogram=histogram(store.points_histogram(session, pid, f)),
         assisted=(
             0 if f.assisted is False else store.count_games(session, pid, replace(f, assisted=True))
+        ),
+        replayed=(
+            0 if f.replayed is False else store.count_games(session, pid, replace(f, replayed=True))
         ),
     )

@@ -142,6 +142,9 @@ class Game(Base):
     fast_play: Mapped[bool]
     assisted: Mapped[bool] = mapped_column(default=False, server_default=false())
     """Whether the player asked for a hint in this game (the statistics keep such games apart)."""
+    replayed: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether the game was dealt from another game's secret ("Play these deals again", a deal
+    code): its deals were known (the statistics keep such games apart)."""
     status: Mapped[str] = mapped_column(String(16), default=ACTIVE)
     version: Mapped[int] = mapped_column(default=0)
     """The number of actions stored; a page posts the version it was rendered at."""

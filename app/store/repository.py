@@ -161,6 +161,8 @@ class GameRow(NamedTuple):
     """The secret of the game's deals (hex), None for a game dealt from its seed."""
     assisted: bool = False
     """Whether the player asked for a hint in this game."""
+    replayed: bool = False
+    """Whether the game was dealt from another game's secret (its deals were known)."""
 
 
 class LogOf(Protocol):
@@ -225,6 +227,28 @@ def mark_assisted(executor: Executor, game_id: int, player_id: str) -> None:
     """Mark a game of `player_id` as played with hints (once: a game already marked, or not
     theirs, is left alone). Its version and last write stay: the table on the page is current."""
     executor.execute(_ASSIST, {"game_id": game_id, "player": player_id})
+
+
+class SharedDeals(NamedTuple):
+    """What a deal code gives another browser of a game: its table, its computer players, its
+    seed and secret, and whether it has ended (only an ended game's deals are shared)."""
+
+    header: dict[str, Any]
+    seats: list[Any]
+    seed: int
+    deal_secret: str | None
+    status: str
+
+
+_SHARED = select(*(_GAMES.c[name] for name in SharedDeals._fields)).where(
+    _GAMES.c.id == bindparam("game_id")
+)
+
+
+def shared_deals(executor: Executor, game_id: int) -> SharedDeals | None:
+    """The deals of game `game_id`, whoever played it (the caller checks the deal code)."""
+    found = executor.execute(_SHARED, {"game_id": game_id}).one_or_none()
+    return None if found is None else SharedDeals(*found)
 
 
 def get_game(session: Session, game_id: int, player_id: str) -> Game | None:
@@ -398,14 +422,27 @@ def start_game(
     actions: Sequence[Action],
     state: GameState,
     deal_secret: str | None = None,
+    *,
+    replayed: bool = False,
 ) -> GameRow:
     """`create_game` then `append_actions` in Core statements, as a move's path does: the game
     row is inserted with its summary after `actions` (leading to `state`) already in it, then
-    the seats and the log. The new game's row."""
+    the seats and the log. The new game's row (`replayed`: dealt from another game's secret)."""
     n = _check_new_game(header, seats, seed)
     now = utcnow()
     empty = GameRow(
-        0, player_id, header.to_json(), list(seats), seed, fast_play, ACTIVE, 0, 0, now, deal_secret
+        0,
+        player_id,
+        header.to_json(),
+        list(seats),
+        seed,
+        fast_play,
+        ACTIVE,
+        0,
+        0,
+        now,
+        deal_secret,
+        replayed=replayed,
     )
     summary = _summary(empty, actions, state)
     values = {
@@ -417,6 +454,7 @@ def start_game(
         "seats": empty.seats,
         "seed": seed,
         "deal_secret": deal_secret,
+        "replayed": replayed,
         "fast_play": fast_play,
         "created_at": now,
         **summary,

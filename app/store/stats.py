@@ -49,6 +49,8 @@ class StatsFilter:
     until: datetime | None = None
     assisted: bool | None = None
     """Only games with hints (True) or only games without (False); None for both."""
+    replayed: bool | None = None
+    """Only games of deals played again (True) or only new deals (False); None for both."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +190,8 @@ def game_conditions(player_id: str, f: StatsFilter) -> list[ColumnElement[bool]]
         conditions.append(Game.created_at < f.until)
     if f.assisted is not None:
         conditions.append(Game.assisted.is_(f.assisted))
+    if f.replayed is not None:
+        conditions.append(Game.replayed.is_(f.replayed))
     return conditions
 
 

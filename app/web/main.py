@@ -30,6 +30,7 @@ from app.web import (
     preferences,
     routes,
     routes_coach,
+    routes_deals,
     routes_fair,
     routes_stats,
     stats_view,
@@ -154,6 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_stats.router)
     app.include_router(routes_fair.router)
     app.include_router(routes_coach.router)
+    app.include_router(routes_deals.router)
     return app
 
 

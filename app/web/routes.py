@@ -123,13 +123,16 @@ def _rule_options(templates: Any, form: dict[str, str], error: str | None) -> Ma
     return Markup(template.render(context))
 
 
-def _home(
+def home_page(
     request: Request,
     svc: ServicesDep,
     caller: CallerDep,
     form: dict[str, str] | None = None,
     error: str | None = None,
+    code_error: str | None = None,
 ) -> Response:
+    """The new-game screen (with a message and a 400 when its form, or the deal code form, was
+    refused)."""
     context = {
         "rule_options": rule_options(request, form or {}, error),
         "active_game": games.active_game_id(svc.db, caller),
@@ -139,8 +142,9 @@ def _home(
         "default_players": options_form.DEFAULT_PLAYERS,
         "form": form or {},
         "error": error,
+        "code_error": code_error,
     }
-    return render(request, "home.html", context, status=400 if error else 200)
+    return render(request, "home.html", context, status=400 if error or code_error else 200)
 
 
 @router.post("/language")
@@ -231,11 +235,11 @@ costs the server little more than its sockets."""
 def home(request: Request, svc: ServicesDep, caller: CallerDep) -> Response:
     """The new-game screen, with "Continue" when a game is in progress."""
     if caller.token is not None or request.url.query:
-        return _home(request, svc, caller)
+        return home_page(request, svc, caller)
     key = (i18n.current(), preferences.body_classes(request)["body_classes"])
     page = HOME_PAGES.get(key)
     if page is None:
-        response = _home(request, svc, caller)
+        response = home_page(request, svc, caller)
         HOME_PAGES[key] = bytes(response.body)
         return response
     return HTMLResponse(page)
@@ -251,11 +255,11 @@ def new_game(request: Request, svc: ServicesDep, caller: CallerDep, form: FormDe
         return refused
     level = form.get("level", "")
     if level not in {lv.value for lv in Level}:
-        return _home(request, svc, caller, form, N_("Choose a difficulty."))
+        return home_page(request, svc, caller, form, N_("Choose a difficulty."))
     try:
         options = options_form.read(form)
     except options_form.OptionsFormError as err:
-        return _home(request, svc, caller, form, str(err))
+        return home_page(request, svc, caller, form, str(err))
     fast = form.get("fast_play") == "on"
     auto = preferences.autoplay(request)
     game_id = games.start_game(svc.db, svc.thinkers, caller, level, fast, options, auto=auto)

@@ -221,6 +221,10 @@ class TableView(FrameView):
     """The deals' commitments (docs/fair-play.md); None for a game dealt before them."""
     assisted: bool = False
     """Whether the player asked for a hint in this game."""
+    replayed: bool = False
+    """Whether the game was dealt from another game's secret (its deals were known)."""
+    deal_code: str | None = None
+    """Once the game has ended, the code that lets another browser play its deals."""
 
 
 def card_view(c: Card, *, legal: bool = False, received: bool = False) -> CardView:
@@ -403,6 +407,8 @@ def build(
         finished_tricks=finished_tricks,
         seal=table.seal,
         assisted=table.assisted,
+        replayed=table.replayed,
+        deal_code=table.deal_code,
     )
 
 

@@ -634,3 +634,28 @@
   });
   document.addEventListener("DOMContentLoaded", mark);
 })();
+
+// A deal code's Copy button (shown only where the clipboard can be written).
+(function () {
+  "use strict";
+
+  function show() {
+    if (!navigator.clipboard || !window.isSecureContext) return;
+    document.querySelectorAll(".copy-code[hidden]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".copy-code");
+    if (!button) return;
+    var code = button.parentNode.querySelector("[data-code]");
+    if (!code) return;
+    navigator.clipboard.writeText(code.getAttribute("data-code")).then(function () {
+      button.textContent = button.getAttribute("data-copied");
+    });
+  });
+
+  document.addEventListener("DOMContentLoaded", show);
+  document.addEventListener("htmx:afterSwap", show);
+})();
