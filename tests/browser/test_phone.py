@@ -117,7 +117,7 @@ def start(page: Page, server: Server, preset: str, seats: int, omnibus: bool) ->
     page.goto(server.url + "/")
     page.locator(f"input[name=preset][value={preset}]").check()
     page.locator(f"select[name=players_{preset}]").select_option(str(seats))
-    page.locator("input[name=fast_play]").check()
+    page.locator("form.new-game input[name=fast_play]").check()
     if omnibus:
         page.locator(".rule-options summary").click()
         page.locator("#opt-omnibus").select_option("true")

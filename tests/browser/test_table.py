@@ -21,7 +21,7 @@ def tap(card: Locator) -> None:
 def new_game(page: Page, server: Server, level: str = "Easy") -> None:
     page.goto(server.url + "/")
     page.get_by_text(level, exact=True).click()
-    page.get_by_label(re.compile("Fast play")).check()
+    page.locator("form.new-game").get_by_label(re.compile("Fast play")).check()
     page.locator("form.new-game button[type=submit]").click()
     expect(page.locator(MY_CARDS)).to_have_count(13)
 

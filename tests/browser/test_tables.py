@@ -53,7 +53,7 @@ def start_table(page: Page, server: Server, preset: str, seats: int) -> None:
     page.goto(server.url + "/")
     page.locator(f"input[name=preset][value={preset}]").check()
     page.locator(f"select[name=players_{preset}]").select_option(str(seats))
-    page.locator("input[name=fast_play]").check()
+    page.locator("form.new-game input[name=fast_play]").check()
     page.locator("form.new-game button[type=submit]").click()
     expect(page.locator(".felt .seat")).to_have_count(seats - 1)
 
@@ -135,7 +135,7 @@ def test_keyboard_only_hand(browser: Browser, server: Server) -> None:
     page = context.new_page()
     try:
         page.goto(server.url + "/")
-        page.locator("input[name=fast_play]").check()
+        page.locator("form.new-game input[name=fast_play]").check()
         page.locator("form.new-game button[type=submit]").focus()
         page.keyboard.press("Enter")
         expect(page.locator(MY_CARDS)).to_have_count(13)
@@ -200,7 +200,7 @@ def test_pages_have_no_serious_accessibility_violations(browser: Browser, server
                 page.goto(server.url + path)
                 found[path] = _axe_violations(page)
             page.goto(server.url + "/")
-            page.locator("input[name=fast_play]").check()
+            page.locator("form.new-game input[name=fast_play]").check()
             page.locator("form.new-game button[type=submit]").click()
             expect(page.locator(MY_CARDS)).to_have_count(13)
             found["pass"] = _axe_violations(page)
