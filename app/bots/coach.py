@@ -8,6 +8,10 @@ table: a moon to stop or to go for, the queen to dump or to duck under, a lead t
 queen out, a suit to empty. Like every computer player it sees one `PlayerView` and nothing
 else (BOT-01), so a hint cannot leak a hidden card.
 
+`assess(view, chosen, rng)` weighs a decision already made, for the review of a hand: the
+difference between the mean results of Hard's best choice and of the one made, over the same
+imagined layouts (for a pass, over the same imagined deals, the pass made among the candidates).
+
 A reason is data (a key and the cards, seat, suit and points it names); the web layer words it
 in the player's language.
 """

@@ -107,10 +107,10 @@ class Table:
 @dataclass(frozen=True, slots=True)
 class KnownDeals:
     """Another game's deals, to play again: its seed (its computer players answer the same
-    decisions the same way) and its secret (None for a game dealt from its seed)."""
+    decisions the same way) and its secret (hex)."""
 
     seed: int
-    secret: str | None
+    secret: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +290,7 @@ def mark_assisted(db: Database, caller: Caller, game: GameRow) -> None:
         repository.mark_assisted(connection, game.id, caller.player_id)
     with _cache_lock:
         row = _rows.get((game.id, caller.player_id))
-        if row is not None and row.id == game.id:
+        if row is not None:
             _rows[(game.id, caller.player_id)] = row._replace(assisted=True)
 
 
