@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from app.bots import Level
 from app.engine import Card, InvalidActionError, MoonChoice, Pass, Play
 from app.services import games
+from app.services.autoplay import AutoPlay
 from app.services.database import ServiceUnavailableError
 from app.web import i18n, messages, options_form, preferences, rules_page
 from app.web.deps import (
@@ -325,11 +326,18 @@ async def moon_choice(request: Request, game_id: str) -> Response:
 @router.post("/games/{game_id}/again")
 def play_again(request: Request, game: GameDep, svc: ServicesDep, caller: CallerDep) -> Response:
     """A new game with the finished game's settings (Q-03)."""
+    return start_and_go(
+        request, lambda auto: games.start_again(svc.db, svc.thinkers, caller, game, auto)
+    )
+
+
+def start_and_go(request: Request, start: Callable[[AutoPlay], int]) -> Response:
+    """Start a game (unless the browser is over its rate of new games: 429) with the cards the
+    player's settings let the table play, and go to its table."""
     refused = refuse_new_game(request)
     if refused is not None:
         return refused
-    auto = preferences.autoplay(request)
-    new_id = games.start_again(svc.db, svc.thinkers, caller, game, auto)
+    new_id = start(preferences.autoplay(request))
     return RedirectResponse(f"/games/{new_id}", status_code=303)
 
 

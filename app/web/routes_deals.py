@@ -11,7 +11,7 @@ from app.web import preferences
 from app.web.deps import CallerDep, GameDep, ServicesDep
 from app.web.i18n import N_
 from app.web.ratelimit import refuse_new_game
-from app.web.routes import FormDep, home_page
+from app.web.routes import FormDep, home_page, start_and_go
 
 router = APIRouter()
 
@@ -19,12 +19,9 @@ router = APIRouter()
 @router.post("/games/{game_id}/deals-again")
 def deals_again(request: Request, game: GameDep, svc: ServicesDep, caller: CallerDep) -> Response:
     """A new game with the deals of one of the player's ended games."""
-    refused = refuse_new_game(request)
-    if refused is not None:
-        return refused
-    auto = preferences.autoplay(request)
-    new_id = replays.play_again(svc.db, svc.thinkers, caller, game, auto)
-    return RedirectResponse(f"/games/{new_id}", status_code=303)
+    return start_and_go(
+        request, lambda auto: replays.play_again(svc.db, svc.thinkers, caller, game, auto)
+    )
 
 
 @router.post("/shared-deals")

@@ -4,57 +4,15 @@ plays the same deals in another browser from the home page; both games say so.""
 
 from __future__ import annotations
 
-import random
-
 from playwright.sync_api import Browser, Page, expect
 
-from app.engine import (
-    Action,
-    GameHeader,
-    Phase,
-    RuleOptions,
-    apply,
-    legal_actions,
-    new_game,
-)
+from app.engine import RuleOptions
 from app.engine.fairdeal import secret_deal
-from app.store import make_engine, make_sessionmaker, repository, writer
 from tests.browser.conftest import PHONE, Server, new_player, shot
-from tests.browser.test_stats import play_to_the_end
+from tests.browser.test_stats import near_the_end, play_to_the_end
 
 SECRET = bytes(range(32, 64))
 MY_CARDS = ".you [data-card]"
-
-
-def near_the_end_with_sealed_deals(server: Server, token: str) -> int:
-    """A game dealt from `SECRET`, as the server deals, played up to the end of a hand after
-    which someone has 85 points or more; its id."""
-    options = RuleOptions.standard()
-    rng = random.Random(2027)
-    state = new_game(options)
-    actions: list[Action] = []
-    while not (state.phase is Phase.DEAL and state.results and max(state.totals) >= 85):
-        action: Action
-        if state.phase is Phase.DEAL:
-            action = secret_deal(options, SECRET, state.hand_number + 1)
-        else:
-            action = rng.choice(legal_actions(state))
-        state = apply(state, action)
-        actions.append(action)
-    engine = make_engine(server.database_url)
-    try:
-        with make_sessionmaker(writer(engine)).begin() as session:
-            player = repository.get_player(session, token)
-            assert player is not None
-            seats = ["human", "easy", "easy", "easy"]
-            game = repository.create_game(
-                session, player, GameHeader(options), seats, seed=11, fast_play=True
-            )
-            game.deal_secret = SECRET.hex()
-            repository.append_actions(session, game, actions, state)
-            return game.id
-    finally:
-        engine.dispose()
 
 
 def first_hand() -> list[str]:
@@ -70,7 +28,7 @@ def test_play_the_same_deals_again_here_and_in_another_browser(
     page: Page, browser: Browser, server: Server
 ) -> None:
     token = new_player(page.context, server)
-    game_id = near_the_end_with_sealed_deals(server, token)
+    game_id = near_the_end(server, token, SECRET)
     page.goto(f"{server.url}/games/{game_id}")
     play_to_the_end(page)
     code = page.locator(".result .deal-code [data-code]").get_attribute("data-code")

@@ -29,6 +29,7 @@ from app.engine import (
     random_deal,
     replay,
 )
+from app.engine.fairdeal import secret_deal
 from app.store import make_engine, make_sessionmaker, repository, writer
 from tests.browser.conftest import DESKTOP, PHONE, SETTLED, Server, new_player, shot
 from tests.stats.history import prepare
@@ -42,16 +43,19 @@ ACTIONABLE = (
 )
 
 
-def near_the_end(server: Server, token: str) -> int:
+def near_the_end(server: Server, token: str, secret: bytes | None = None) -> int:
     """Store, for the player with this cookie, a game played up to the end of a hand after which
-    someone has 85 points or more (Easy opponents); return its id."""
+    someone has 85 points or more (Easy opponents); return its id. With `secret`, the game is
+    dealt from it as the server deals (docs/fair-play.md), else at random."""
     options = RuleOptions.standard()
     rng = random.Random(2026)
     state = new_game(options)
     actions: list[Action] = []
     while not (state.phase is Phase.DEAL and state.results and max(state.totals) >= 85):
         action: Action
-        if state.phase is Phase.DEAL:
+        if state.phase is Phase.DEAL and secret is not None:
+            action = secret_deal(options, secret, state.hand_number + 1)
+        elif state.phase is Phase.DEAL:
             action = random_deal(options, rng)
         else:
             action = rng.choice(legal_actions(state))
@@ -68,6 +72,7 @@ def near_the_end(server: Server, token: str) -> int:
             game = repository.create_game(
                 session, player, GameHeader(options), seats, seed=7, fast_play=True
             )
+            game.deal_secret = None if secret is None else secret.hex()
             repository.append_actions(session, game, actions, state)
             return game.id
     finally:
