@@ -284,6 +284,9 @@ class StatsPage:
     """How many of the filtered games had hints."""
     replayed: int = 0
     """How many of the filtered games were deals played again."""
+    apart: list[tuple[str, SubjectStats]] = field(default_factory=list)
+    """The human's figures in the filtered games kept apart by hints and by deals played again
+    (a message id naming the games, and the figures), when there are such games."""
 
     @property
     def human(self) -> SubjectStats:
@@ -384,6 +387,19 @@ def _statistics(session: Session, pid: str, filters: Filters) -> StatsPage:
         subjects.append(replace(merged, current_streak=current, longest_streak=longest))
     seen = max((p for s in subjects for p in s.finals.places), default=0)
     places = max(seen, store.largest_finished_table(session, pid, f))
+    assisted = (
+        0 if f.assisted is False else store.count_games(session, pid, replace(f, assisted=True))
+    )
+    replayed = (
+        0 if f.replayed is False else store.count_games(session, pid, replace(f, replayed=True))
+    )
+    apart: list[tuple[str, SubjectStats]] = []
+    if assisted and f.assisted is None:
+        apart.append((N_("Without hints"), _human(session, pid, replace(f, assisted=False))))
+        apart.append((N_("With hints"), _human(session, pid, replace(f, assisted=True))))
+    if replayed and f.replayed is None:
+        apart.append((N_("New deals"), _human(session, pid, replace(f, replayed=False))))
+        apart.append((N_("Deals played again"), _human(session, pid, replace(f, replayed=True))))
     return StatsPage(
         filters=filters,
         choices=_choices(session, pid),
@@ -393,10 +409,20 @@ def _statistics(session: Session, pid: str, filters: Filters) -> StatsPage:
         directions=[d for d in DIRECTIONS if any(d in s.directions for s in subjects)],
         recent=store.recent_finals(session, pid, f, RECENT_GAMES),
         histogram=histogram(store.points_histogram(session, pid, f)),
-        assisted=(
-            0 if f.assisted is False else store.count_games(session, pid, replace(f, assisted=True))
-        ),
-        replayed=(
-            0 if f.replayed is False else store.count_games(session, pid, replace(f, replayed=True))
-        ),
+        assisted=assisted,
+        replayed=replayed,
+        apart=apart,
+    )
+
+
+def _human(session: Session, pid: str, f: store.StatsFilter) -> SubjectStats:
+    """The human's games, wins and points in the games `f` selects."""
+    key = (HUMAN, 0)
+    return SubjectStats(
+        HUMAN,
+        None,
+        store.game_counts(session, pid, f).get(key, store.GameCounts()),
+        store.final_scores(session, pid, f).get(key, store.FinalScores()),
+        store.hand_totals(session, pid, f).get(key, store.HandTotals()),
+        {},
     )

@@ -139,6 +139,12 @@ def test_statistics_keep_assisted_games_apart(client: TestClient) -> None:
     assert (played("?hints=without"), assisted("?hints=without")) == (2, 0)
     page = client.get("/stats?hints=maybe").text
     assert "Unknown choice of hints" in page and played("?hints=maybe") == 3
+    page = client.get("/stats").text
+    heads = re.findall(r'<th scope="col" data-apart="\d">([^<]+)</th>', page)
+    assert heads == ["Without hints", "With hints"]
+    row = re.search(r'<tr data-row="apart-played">(.*?)</tr>', page)
+    assert row is not None and re.findall(r"<td>([\d,]+)</td>", row.group(1)) == ["2", "1"]
+    assert "data-apart" not in client.get("/stats?hints=with").text  # already apart
     history = client.get("/history?hints=with").text
     assert re.findall(r'data-game="(\d+)"', history) == [str(helped)]
     assert 'option value="with" selected' in history

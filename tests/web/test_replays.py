@@ -138,6 +138,11 @@ def test_statistics_keep_deals_played_again_apart(client: TestClient) -> None:
     assert (figure("?deals=again", "played"), figure("?deals=again", "replayed")) == (1, 1)
     assert (figure("?deals=new", "played"), figure("?deals=new", "replayed")) == (2, 0)
     assert "Unknown choice of deals" in client.get("/stats?deals=both").text
+    page = client.get("/stats").text
+    heads = re.findall(r'<th scope="col" data-apart="\d">([^<]+)</th>', page)
+    assert heads == ["New deals", "Deals played again"]
+    row = re.search(r'<tr data-row="apart-played">(.*?)</tr>', page)
+    assert row is not None and re.findall(r"<td>([\d,]+)</td>", row.group(1)) == ["2", "1"]
     history = client.get("/history?deals=again").text
     assert len(re.findall(r'data-game="(\d+)"', history)) == 1
     assert 'class="replayed"' in history
