@@ -75,6 +75,12 @@ def test_a_hint_by_button_and_by_key_and_the_game_is_marked_assisted(
     expect(page.locator('[data-figure="assisted"]')).to_have_text("1")
     page.goto(server.url + "/stats?hints=without")
     expect(page.locator('[data-figure="played"]')).to_have_count(0)  # no game without hints
+    page.goto(server.url + "/stats")
+    expect(page.locator(".apart-table thead th")).to_have_text(["Without hints", "With hints"])
+    expect(page.locator('.apart-table tr[data-row="apart-played"] td')).to_have_text(["0", "1"])
+    width = page.viewport_size["width"] if page.viewport_size else DESKTOP["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot(page, "stats-apart")
 
 
 @pytest.mark.parametrize("language", ["ru", "uk", "sr"])

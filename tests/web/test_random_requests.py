@@ -50,6 +50,7 @@ from app.engine import (
     legal_cards,
     to_act,
 )
+from app.services.fairplay import code_matches, deal_code, read_deal_code
 from app.store.models import Base, Game
 from app.web import options_form
 from tests.stats.history import play, store
@@ -150,6 +151,8 @@ WORDS = sorted(
 VERSION_NOW, VERSION_BEFORE, VERSION_AFTER = "<version>", "<version-1>", "<version+1>"
 LEGAL_CARD = "<legal card>"
 HAND_CARDS = ("<hand card 1>", "<hand card 2>", "<hand card 3>")
+DEAL_CODE = "<deal code>"
+"""The deal code of the browser's abandoned game (an ended game's deals)."""
 NOT_ASCII_DIGITS = st.characters(categories=("Nd", "No", "Nl"), exclude_characters="0123456789")
 numbers: st.SearchStrategy[Value] = st.one_of(
     st.text(NOT_ASCII_DIGITS, min_size=1, max_size=4),  # "²" passes str.isdigit()
@@ -207,6 +210,7 @@ FIELDS: dict[str, st.SearchStrategy[Value]] = {
         st.builds(lambda p, n: f"{p}-{n}", st.sampled_from(options_form.PRESETS), numbers), values
     ),
     "saved": values,
+    "code": st.one_of(st.just(DEAL_CODE), st.builds(lambda n: f"{n}-0123456789", numbers), values),
 }
 """The fields the app's forms and pages read, each with values near and far from valid ones."""
 junk = st.one_of(numbers, numbers, values)
@@ -232,6 +236,9 @@ DECISIONS: dict[str, Form] = {
     "advance": [("version", VERSION_NOW)],
     "play_again": [],
     "new_game": [("level", "easy"), ("fast_play", "on")],
+    "hint": [("version", VERSION_NOW)],
+    "deals_again": [],
+    "shared_deals": [("code", DEAL_CODE)],
 }
 """The forms of the app's decisions, by endpoint, as its pages post them."""
 WAITING = {
@@ -364,6 +371,7 @@ def resolve(world: World, routes: list[Route], request: Request) -> Resolved:
         VERSION_BEFORE: str(game.version - 1),
         VERSION_AFTER: str(game.version + 1),
         LEGAL_CARD: str(legal[request.pick % len(legal)]) if legal else "2C",
+        DEAL_CODE: deal_code(world.abandoned, games[world.abandoned].deal_secret or "00" * 32),
         **{code: str(hand[i]) if i < len(hand) else "2C" for i, code in enumerate(HAND_CARDS)},
     }
     form = [
@@ -426,6 +434,13 @@ class Decision:
     game_id: int
     version: int
     action: Action | None
+
+
+@dataclass(frozen=True)
+class Assisted:
+    """A hint asked at the browser's turn: its game marked assisted, nothing else."""
+
+    game_id: int
 
 
 @dataclass(frozen=True)
@@ -494,9 +509,23 @@ def expected(world: World, endpoint: str, method: str, target: Target, form: For
         except options_form.OptionsFormError:
             return None
         return NewGame(in_progress, GameHeader(options).to_json(), fields["level"])
+    if endpoint == "shared_deals":
+        return shared(world, last(form, "code"), in_progress)
     game, state = target.game, target.state
     if game is None or state is None:
         return None
+    if endpoint == "deals_again":  # an ended game's deals again, unless they are being played
+        if game.status == "active" or game.deal_secret is None:
+            return None
+        playing = games.get(in_progress) if in_progress is not None else None
+        if playing is not None and playing.replayed and playing.seed == game.seed:
+            return None
+        level = next(kind for kind in game.seats if kind != "human")
+        return NewGame(in_progress, game.header, level)
+    if endpoint == "hint":
+        turn = state.phase in (Phase.PASS, Phase.PLAY) and 0 in to_act(state)
+        current = game.status == "active" and version_in(form) == game.version
+        return Assisted(game.id) if turn and current and not game.assisted else None
     if endpoint == "play_again":  # the finished game's table again, unless one is in progress
         level = next(kind for kind in game.seats if kind != "human")
         return NewGame(None, game.header, level) if in_progress is None else None
@@ -518,6 +547,22 @@ def expected(world: World, endpoint: str, method: str, target: Target, form: For
     if action is None or not accepted(state, action):
         return None
     return Decision(game.id, game.version, action)
+
+
+def shared(world: World, code: str | None, in_progress: int | None) -> NewGame | None:
+    """The new game a deal code starts: an ended game's deals, whoever played them."""
+    read = read_deal_code(code or "")
+    if read is None:
+        return None
+    db = world.client.app.state.services.db  # type: ignore[attr-defined]
+    with db.read() as session:
+        game = session.get(Game, read[0])
+    if game is None or game.status == "active" or game.deal_secret is None:
+        return None
+    if not code_matches(game.deal_secret, read[1]):
+        return None
+    level = next(kind for kind in game.seats if kind != "human")
+    return NewGame(in_progress, game.header, level)
 
 
 # --- comparing the rows ---------------------------------------------------------------------------
@@ -581,6 +626,16 @@ def check_decision(change: dict[str, Diff], decision: Decision) -> None:
     assert {row["game_id"] for row in results.added} <= {decision.game_id}
 
 
+def check_assisted(change: dict[str, Diff], assisted: Assisted) -> None:
+    """The game is marked assisted; nothing else changed (not even its version)."""
+    assert all(d.empty for name, d in change.items() if name != "games"), change
+    games = change["games"]
+    assert not games.added and not games.removed and len(games.changed) == 1
+    old, new = games.changed[0]
+    assert old["id"] == assisted.game_id and not old["assisted"] and new["assisted"]
+    assert {k for k in old if old[k] != new[k]} == {"assisted"}
+
+
 def check_new_game(change: dict[str, Diff], new_game: NewGame, world: World, location: str) -> None:
     """One new game for the browser; the game in progress, if any, abandoned; nothing else."""
     assert change["players"].empty and change["hand_results"].empty
@@ -638,6 +693,8 @@ def test_random_requests_never_fail_and_change_only_by_a_legal_decision(
     assert response.status_code in (200, 303)
     if isinstance(change, Decision):
         check_decision(found, change)
+    elif isinstance(change, Assisted):
+        check_assisted(found, change)
     else:
         assert isinstance(change, NewGame)
         check_new_game(found, change, world, response.headers.get("location", ""))
