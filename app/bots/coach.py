@@ -255,7 +255,7 @@ def _assess_pass(
     if chosen not in candidates:
         candidates.append(chosen)
     worlds = budget.pass_worlds + budget.pass_final_worlds
-    values = hard.evaluate_passes(view, candidates, rng, worlds, budget).tolist()
+    values = hard.evaluate_passes(view, candidates, rng, worlds, budget)[0].tolist()
     top = max(values)
     best = candidates[values.index(top)]
     cost = max(0.0, top - values[candidates.index(chosen)])

@@ -146,13 +146,13 @@ def rank_passes(
     if len(candidates) == 1 or budget.pass_worlds < 1 or not searches_pass(view):
         return [(candidates[0], None)]
     knowledge = know(view)
-    values, points = _pass_results(view, candidates, rng, budget.pass_worlds, budget, knowledge)
+    values, points = evaluate_passes(view, candidates, rng, budget.pass_worlds, budget, knowledge)
     chosen = list(range(len(candidates)))
     if budget.pass_final_worlds > 0 and len(candidates) > budget.pass_finalists:
         ranked: list[int] = np.argsort(-values, kind="stable").tolist()
         chosen = sorted(ranked[: budget.pass_finalists])
         finals = [candidates[i] for i in chosen]
-        more = _pass_results(view, finals, rng, budget.pass_final_worlds, budget, knowledge)
+        more = evaluate_passes(view, finals, rng, budget.pass_final_worlds, budget, knowledge)
         w1, w2 = budget.pass_worlds, budget.pass_final_worlds
         values = (values[chosen] * w1 + more[0] * w2) / (w1 + w2)
         points = (points[chosen] * w1 + more[1] * w2) / (w1 + w2)
@@ -209,21 +209,9 @@ def evaluate_passes(
     worlds: int,
     budget: Budget = DEFAULT_BUDGET,
     knowledge: Knowledge | None = None,
-) -> np.ndarray:
-    """Mean result of each candidate pass over `worlds` imagined deals of the other hands
-    (`knowledge`: `know(view)`, if already derived)."""
-    return _pass_results(view, candidates, rng, worlds, budget, knowledge)[0]
-
-
-def _pass_results(
-    view: PlayerView,
-    candidates: list[tuple[Card, ...]],
-    rng: random.Random,
-    worlds: int,
-    budget: Budget = DEFAULT_BUDGET,
-    knowledge: Knowledge | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`evaluate_passes`, and this seat's mean points for each candidate."""
+    """Mean result of each candidate pass over `worlds` imagined deals of the other hands, and
+    this seat's mean points with it (`knowledge`: `know(view)`, if already derived)."""
     if knowledge is None:
         knowledge = know(view)
     options = view.options

@@ -113,10 +113,11 @@ _CODE = re.compile(r"\s*([0-9]{1,12})\s*-\s*([0-9a-fA-F]{10})\s*")
 """A deal code as typed: ASCII digits only (no other script's digits), `CODE_DIGITS` hex."""
 
 
-def deal_code(game_id: int, secret_hex: str) -> str:
+def deal_code(game_id: int, game_commitment: str, ended: bool) -> str | None:
     """The short code that lets another browser play an ended game's deals: the game's number
-    and the start of its commitment (public since the game began), e.g. `1234-5f3a9c2e1b`."""
-    return f"{game_id}-{commitment(bytes.fromhex(secret_hex))[:CODE_DIGITS]}"
+    and the start of its commitment (public since the game began), e.g. `1234-5f3a9c2e1b`;
+    None while the game goes on (its deals to come stay its own)."""
+    return f"{game_id}-{game_commitment[:CODE_DIGITS]}" if ended else None
 
 
 def read_deal_code(text: str) -> tuple[int, str] | None:

@@ -241,6 +241,8 @@ def _state(executor: Executor, game: GameLike) -> GameState:
 
 
 def _table(game: GameLike, state: GameState, version: int | None = None) -> Table:
+    ended = state.is_over or game.status != ACTIVE
+    seal = table_seal(game.deal_secret, state.hand_number, len(state.results), ended)
     return Table(
         game_id=game.id,
         version=game.version if version is None else version,
@@ -248,19 +250,10 @@ def _table(game: GameLike, state: GameState, version: int | None = None) -> Tabl
         fast_play=game.fast_play,
         status=game.status,
         view=view_for(state, HUMAN_SEAT),
-        seal=table_seal(
-            game.deal_secret,
-            state.hand_number,
-            len(state.results),
-            state.is_over or game.status != ACTIVE,
-        ),
+        seal=seal,
         assisted=game.assisted,
         replayed=game.replayed,
-        deal_code=(
-            deal_code(game.id, game.deal_secret)
-            if game.deal_secret is not None and (state.is_over or game.status != ACTIVE)
-            else None
-        ),
+        deal_code=None if seal is None else deal_code(game.id, seal.commitment, ended),
     )
 
 

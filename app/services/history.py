@@ -220,17 +220,16 @@ def game_record(db: Database, caller: Caller, game_id: int) -> GameRecord:
             )
         )
     unfinished = game.hand_number > len(lines)
+    fair = _fair_record(game, actions, len(lines))
     return GameRecord(
         summary=_summary(game, *store.human_result(game)),
         kinds=kinds,
         lines=lines,
         in_progress=game.hand_number if unfinished and game.status == ACTIVE else None,
-        fair=_fair_record(game, actions, len(lines)),
-        deal_code=(
-            deal_code(game.id, game.deal_secret)
-            if game.deal_secret is not None and game.status != ACTIVE
-            else None
-        ),
+        fair=fair,
+        deal_code=None
+        if fair is None
+        else deal_code(game.id, fair.commitment, fair.secret is not None),
     )
 
 

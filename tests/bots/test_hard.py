@@ -141,8 +141,8 @@ def test_hard_passes_three_of_its_cards_reproducibly(options: RuleOptions) -> No
         candidates = hard.pass_candidates(view, random.Random(seed), 5)
         assert candidates[0] == medium.choose_pass(view, random.Random(seed))
         assert tuple(sorted(chosen)) in {tuple(sorted(c)) for c in candidates}
-        scores = hard.evaluate_passes(view, candidates, random.Random(seed), 3, PASS_BUDGET)
-        assert scores.shape == (len(candidates),)
+        scores, points = hard.evaluate_passes(view, candidates, random.Random(seed), 3, PASS_BUDGET)
+        assert scores.shape == points.shape == (len(candidates),)
 
 
 @pytest.mark.parametrize(

@@ -50,7 +50,8 @@ from app.engine import (
     legal_cards,
     to_act,
 )
-from app.services.fairplay import code_matches, deal_code, read_deal_code
+from app.engine.fairdeal import commitment
+from app.services.fairplay import code_matches, read_deal_code
 from app.store.models import Base, Game
 from app.web import options_form
 from tests.stats.history import play, store
@@ -352,6 +353,7 @@ def resolve(world: World, routes: list[Route], request: Request) -> Resolved:
     number = ascii_number(parts.get("game_id", ""))
     own = games.get(number) if number is not None else None
     game = own or games[active]
+    abandoned_secret = games[world.abandoned].deal_secret or "00" * 32
     route, form = request.route, request.form
     asked = {value for _, value in form} & {LEGAL_CARD, *HAND_CARDS}
     deciding = request.method == "POST" and (route is None or route.endpoint in DECISIONS)
@@ -371,7 +373,7 @@ def resolve(world: World, routes: list[Route], request: Request) -> Resolved:
         VERSION_BEFORE: str(game.version - 1),
         VERSION_AFTER: str(game.version + 1),
         LEGAL_CARD: str(legal[request.pick % len(legal)]) if legal else "2C",
-        DEAL_CODE: deal_code(world.abandoned, games[world.abandoned].deal_secret or "00" * 32),
+        DEAL_CODE: f"{world.abandoned}-{commitment(bytes.fromhex(abandoned_secret))[:10]}",
         **{code: str(hand[i]) if i < len(hand) else "2C" for i, code in enumerate(HAND_CARDS)},
     }
     form = [
