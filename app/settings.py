@@ -109,10 +109,11 @@ class Settings:
     busy_timeout_ms: int = 2000
     """The longest a SQLite writer waits for the write lock before answering 503."""
     thinker_processes: int = 1
-    """Worker processes per server process for Hard's thinking (0: think on the request
-    thread)."""
+    """Worker processes per server process for Hard's and Expert's thinking (0: think on the
+    request thread)."""
     thinker_queue: int = 8
-    """Hard decisions waiting or running at once per server process; past it, 503 at once."""
+    """Hard and Expert decisions waiting or running at once per server process; past it, 503 at
+    once."""
     retention_days: int = DEFAULT_RETENTION_DAYS
     """An anonymous browser idle this long is purged with its games (`python -m
     app.maintenance purge`); the session cookie lives this long after the last visit."""

@@ -1,6 +1,6 @@
 """Load benchmark: the real server, real HTTP, real games, simulated players at human pace.
 
-    python -m bench.server [--players 200] [--level easy|medium|hard] [--hard-players 0]
+    python -m bench.server [--players 200] [--level easy|medium|hard|expert] [--hard-players 0]
         [--duration 60] [--ramp 10] [--processes N] [--database-url postgresql+psycopg://…]
         [--env KEY=VALUE]... [--ceiling] [--seed 1]
 
@@ -310,7 +310,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="python -m bench.server", description=__doc__.split("\n\n")[0] if __doc__ else None
     )
     parser.add_argument("--players", type=int, help="players (default 200; 32 with --ceiling)")
-    parser.add_argument("--level", choices=("easy", "medium", "hard"), default="easy")
+    parser.add_argument("--level", choices=("easy", "medium", "hard", "expert"), default="easy")
     parser.add_argument(
         "--hard-players", type=int, default=0, help="extra players at Hard beside the others"
     )

@@ -2,6 +2,11 @@
 
     python -m bench.strength [--deals 200] [--table standard-4]
                              [--pairs medium-vs-easy,hard-vs-medium] [--jobs 1] [--seed 0]
+    python -m bench.strength --pairs expert-vs-hard --deals 2000 --jobs 2
+    python -m bench.strength --pairs expert-vs-hard --games 500 --jobs 2
+
+Any two levels make a pair (easy, medium, hard, expert); the default pairs are the two whose
+figures take minutes, not hours.
 
 For a pair "T-vs-O" and a table, deal i (i = 0 … deals−1) is `random_deal(options,
 random.Random(seed + i))`. That one hand is played n times (n = seats): in playing j the tested
@@ -24,6 +29,12 @@ D ± the 95 % half-width 1.96 × sd(D) / sqrt(deals). The last line reads
 
 `--record` writes each pair's figures, with today's date, into the figures the Fair play page
 shows (`app/services/strength.json`), replacing that pair's earlier figures for the table.
+
+With `--games N`, whole games are played instead of single deals: in game i the tested level
+sits in seat i mod n and the other level in every other seat, the game is played from totals 0
+to its end (its deals from `random.Random(seed + i)`, decisions seeded as above), and the line
+reads `T-vs-O table: N games, won W (X % ± h), parity P %`: a shared win counts as its share, and
+parity is 1/n, what an equal player would win.
 """
 
 from __future__ import annotations
@@ -78,11 +89,7 @@ def table_options(name: str) -> RuleOptions:
 def parse_pair(name: str) -> tuple[str, str]:
     """`"medium-vs-easy"` -> `("medium", "easy")`."""
     tested, sep, other = name.partition("-vs-")
-    if (
-        not sep
-        or tested not in ("easy", "medium", "hard")
-        or other not in ("easy", "medium", "hard")
-    ):
+    if not sep or tested not in LEVELS or other not in LEVELS:
         raise SystemExit(f"unknown pair {name!r}")
     return tested, other
 
@@ -96,6 +103,45 @@ def game_at_hand(options: RuleOptions, deal: Deal, hand_number: int) -> GameStat
         placeholder = dataclasses.replace(dealt.hand, number=hand_number - 1)
         state = dataclasses.replace(state, hand=placeholder)
     return apply(state, deal)
+
+
+def play_game(task: tuple[str, str, str, int, int]) -> float:
+    """Play game `index` to its end with the tested level in seat index mod n; its share of
+    the win (1, a fraction for a shared win, or 0)."""
+    table, tested, other, seed, index = task
+    options = table_options(table)
+    n = options.num_players
+    seat_of_tested = index % n
+    levels = [tested if s == seat_of_tested else other for s in range(n)]
+    deals = random.Random(seed + index)
+    state = new_game(options)
+    actions = 0
+    while not state.is_over:
+        if state.phase is Phase.DEAL:
+            state = apply(state, random_deal(options, deals))
+        else:
+            seat = to_act(state)[0]
+            rng = decision_rng(seed + index, actions, seat)
+            state = apply(state, choose_action(view_for(state, seat), levels[seat], rng))
+        actions += 1
+    winners = state.winners
+    return 1 / len(winners) if seat_of_tested in winners else 0.0
+
+
+def run_games(pair: str, table: str, games: int, jobs: int, seed: int) -> list[float]:
+    """Play every game of one pair, in `jobs` processes, printing sparse progress to stderr."""
+    tested, other = parse_pair(pair)
+    tasks = [(table, tested, other, seed, i) for i in range(games)]
+    shares: list[float] = []
+    step = max(1, games // 10)
+    start = time.perf_counter()
+    with multiprocessing.Pool(max(1, jobs)) as pool:
+        for share in pool.imap(play_game, tasks):
+            shares.append(share)
+            if len(shares) % step == 0 or len(shares) == games:
+                elapsed = time.perf_counter() - start
+                print(f"  {pair}: {len(shares)}/{games} games, {elapsed:.0f} s", file=sys.stderr)
+    return shares
 
 
 def play_hand(state: GameState, levels: Sequence[str], game_seed: int) -> tuple[int, ...]:
@@ -210,6 +256,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--pairs", default=",".join(PAIRS))
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=int, default=0, help="play whole games, not deals")
     parser.add_argument(
         "--record", action="store_true", help="record the figures for the Fair play page"
     )
@@ -218,8 +265,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
     for pair in pairs:
         parse_pair(pair)
-    if args.deals < 1:
-        raise SystemExit("--deals must be at least 1")
+    if args.deals < 1 or args.games < 0:
+        raise SystemExit("--deals must be at least 1 and --games at least 0")
+    if args.games:
+        n = table_options(args.table).num_players
+        for pair in pairs:
+            shares = run_games(pair, args.table, args.games, args.jobs, args.seed)
+            rate = sum(shares) / len(shares)
+            half = 1.96 * math.sqrt(rate * (1 - rate) / len(shares))
+            print(
+                f"{pair} {args.table}: {len(shares)} games, won {sum(shares):g} "
+                f"({100 * rate:.1f} % ± {100 * half:.1f}), parity {100 / n:.1f} %",
+                flush=True,
+            )
+        return
     summary: dict[str, PairResult] = {}
     for pair in pairs:
         result = run_pair(pair, args.table, args.deals, args.jobs, args.seed)
@@ -243,7 +302,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     print(
         f"strength: medium-vs-easy {cell('medium-vs-easy')}, "
-        f"hard-vs-medium {cell('hard-vs-medium')} points/hand"
+        f"hard-vs-medium {cell('hard-vs-medium')}, "
+        f"expert-vs-hard {cell('expert-vs-hard')} points/hand"
     )
 
 

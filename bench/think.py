@@ -1,11 +1,14 @@
-"""The Hard player's thinking time per decision, on one core (the hint's, or a review's).
+"""A computer player's thinking time per decision, on one core (Hard's by default; a hint's, or
+a review's).
 
-    python -m bench.think [--positions 200] [--table standard-4] [--seed 1] [--hint | --review]
+    python -m bench.think [--positions 200] [--table standard-4] [--seed 1]
+                          [--level hard|expert] [--hint | --review]
 
 Positions come from games played by Medium players: passes, leads, follows (holding the led
 suit) and discards (void in it), a quarter of each. Forced plays (one legal card) are not
-counted: they take no thought. Each decision runs Hard with its default budget in this process,
-pinned to one CPU where the system allows it.
+counted: they take no thought. Each decision runs the level (`--level`: Hard or Expert) with its
+default budget in this process, pinned to one CPU where the system allows it. Targets: Hard
+median 300 ms; Expert median 300 ms and p95 1 s at four seats, p95 1.5 s at eight and eleven.
 With `--hint` each decision is the coach's advice instead (`app.bots.coach.advise`: Hard's
 choice, the expected points of the best choices and the reason), forced plays included, since
 a player may ask for a hint at any turn; targets: median 300 ms, p95 1 s. With `--review` each
@@ -24,7 +27,7 @@ import random
 import statistics
 import time
 
-from app.bots import Level, choose_action, coach, decision_rng, hard
+from app.bots import Level, bot, choose_action, coach, decision_rng
 from app.engine import (
     Card,
     GameState,
@@ -97,6 +100,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--table", default="standard-4")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", choices=("hard", "expert"), default="hard")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--hint", action="store_true", help="time the hint (the coach's advice)")
     what.add_argument("--review", action="store_true", help="time a review's weighing")
@@ -107,8 +111,9 @@ def main() -> None:
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
     print(
         f"python {platform.python_version()} on {platform.machine()}, one process on {cpus} CPU, "
-        f"{args.table}, {label}"
+        f"{args.table}, {label}" + ("" if args.hint or args.review else f" ({args.level})")
     )
+    player = bot(args.level)
     found = positions(args.table, args.positions, args.seed, forced=args.hint or args.review)
     times: dict[str, list[float]] = {k: [] for k in KINDS}
     for kind, views in found.items():
@@ -121,9 +126,9 @@ def main() -> None:
             elif args.review:
                 coach.assess(view, made, rng)
             elif kind == "pass":
-                hard.choose_pass(view, rng)
+                player.choose_pass(view, rng)
             else:
-                hard.choose_play(view, rng)
+                player.choose_play(view, rng)
             times[kind].append((time.perf_counter() - start) * 1000)
     everything = sorted(t for ts in times.values() for t in ts)
     for kind in KINDS:

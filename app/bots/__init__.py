@@ -1,4 +1,4 @@
-"""Computer players: Easy, Medium and Hard. Each sees only a `PlayerView` (BOT-01, BOT-02).
+"""Computer players: Easy, Medium, Hard and Expert. Each sees only a `PlayerView` (BOT-01, BOT-02).
 
 Every level is a module with three pure functions of a view and a seeded `random.Random`:
 `choose_pass(view, rng) -> three cards`, `choose_play(view, rng) -> card` and
@@ -24,6 +24,7 @@ class Level(StrEnum):
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
+    EXPERT = "expert"
 
 
 def bot(level: Level | str) -> ModuleType:

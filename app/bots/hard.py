@@ -9,8 +9,11 @@ plus the race to the target when the hand can end the game.
 
 Layouts are drawn a few at a time for each one used, and the ones used are those that best
 explain the other seats' plays so far: replaying the hand in each layout, the fewest plays a
-careful player holding those cards would not have made (`surprises`). That is inference from
-public plays only (BOT-01): the true layout of a table of careful players never surprises.
+careful player holding those cards would not have made (`inference.surprises`). That is
+inference from public plays only (BOT-01): the true layout of a table of careful players never
+surprises. Expert draws them in proportion to their likelihood instead (`inference`), solves
+the last tricks exactly (`endgame`) and values outcomes by the game standing (`standing`): the
+`Budget` turns each on.
 
 For the pass: candidate passes (every choice among the most passable cards, the careful player's
 own pass first) are each played out in imagined deals of the other hands, the other seats passing
@@ -25,12 +28,11 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
-from app.bots import medium
+from app.bots import endgame, inference, medium, standing
 from app.bots import simulator as sim
 from app.bots.knowledge import Knowledge, know
 from app.bots.moon import choose_moon
@@ -41,7 +43,6 @@ from app.engine import (
     QUEEN_OF_SPADES,
     Card,
     FirstLead,
-    Phase,
     PlayerView,
     Suit,
     is_penalty_card,
@@ -60,10 +61,8 @@ __all__ = [
     "evaluate",
     "evaluate_passes",
     "pass_candidates",
-    "pass_surprises",
     "rank_passes",
     "searches_pass",
-    "surprises",
 ]
 
 
@@ -89,6 +88,18 @@ class Budget:
     """The candidates with the best results so far, imagined again in more deals."""
     pass_final_worlds: int = 24
     """Further deals imagined for each finalist."""
+    weigh_layouts: bool = False
+    """Draw the layouts used in proportion to how likely they make the other seats' plays so far
+    under a noisy careful player (`inference.log_likelihoods`), instead of keeping the least
+    surprising ones."""
+    exact_cards: int = 0
+    """Solve every layout exactly (`endgame`) once this seat holds at most this many cards (0:
+    always roll out)."""
+    exact_rows: int = 120_000
+    """The most positions one level of an exact solution may hold; past it, roll out."""
+    standing: bool = False
+    """Value a hand by the game standing (`standing.game_values`) rather than by the hand's
+    points plus the race when it ends the game."""
 
 
 DEFAULT_BUDGET = Budget()
@@ -300,13 +311,17 @@ def appraise(
     own = np.zeros(len(candidates))
     count = 0
     # Cancellation: many seats to replay, and a face-down kitty the replayed habits do not count.
-    per_world = 1 if view.options.is_cancellation else budget.candidates_per_world
+    per_world = budget.candidates_per_world
+    if view.options.is_cancellation and not budget.weigh_layouts:
+        per_world = 1
     while count < budget.worlds:
         size = min(budget.round_size, budget.worlds - count)
-        worlds = _likely_worlds(view, knowledge, rules, rng, size, per_world)
+        worlds, times = _likely_worlds(
+            view, knowledge, rules, rng, size, per_world, budget.weigh_layouts
+        )
         utility, points = _round(view, knowledge, rules, worlds, candidates, np_rng, budget)
-        totals += utility.sum(axis=0)
-        own += points.sum(axis=0)
+        totals += (utility * times[:, None]).sum(axis=0)
+        own += (points * times[:, None]).sum(axis=0)
         count += size
     return {
         c: Estimate(float(t / count), float(p / count))
@@ -321,83 +336,21 @@ def _likely_worlds(
     rng: random.Random,
     size: int,
     per_world: int,
-) -> list[World]:
-    """`size` layouts: the least surprising of `size * per_world` drawn (earlier ones on ties)."""
+    weigh: bool = False,
+) -> tuple[list[World], np.ndarray]:
+    """`size` layouts from `size * per_world` drawn, each with the number of times it counts:
+    the least surprising (earlier ones on ties), once each; or, if `weigh`, drawn again in
+    proportion to their likelihood (a layout drawn again several times is imagined once and
+    counts that many times)."""
     drawn = [sample_world(knowledge, rng) for _ in range(size * max(1, per_world))]
     if per_world <= 1:
-        return drawn
-    order = np.argsort(surprises(view, knowledge, rules, drawn), kind="stable")
-    return [drawn[i] for i in order[:size]]
-
-
-def surprises(view: PlayerView, k: Knowledge, rules: sim.Rules, worlds: list[World]) -> np.ndarray:
-    """For each layout, how many of the other seats' plays so far a careful player holding that
-    layout's cards would not have made (replaying the hand from its first trick)."""
-    me = view.seat
-    tricks = [(t.leader, t.plays) for t in view.tricks]
-    if view.current:
-        assert view.leader is not None
-        tricks.append((view.leader, view.current))
-    count = pass_surprises(view, k, worlds)
-    if not any(seat != me for _, plays in tricks for seat, _ in plays):
-        return count
-    options = view.options
-    n = view.num_players
-    hands = np.zeros((len(worlds), n, 52), dtype=np.int8)
-    for w, world in enumerate(worlds):
-        hands[w] = sim.counts_of(
-            options,
-            [[c.index for c in (*world.hands[s], *k.played_by[s])] for s in range(n)],
-        )
-    kitty = (
-        np.full(len(worlds), view.kitty_size > 0),
-        np.array([points_of(options, w.kitty) for w in worlds], dtype=np.int64),
-        np.array([sum(1 for c in w.kitty if is_penalty_card(c)) for w in worlds], dtype=np.int64),
-    )
-    batch = sim.new_batch(
-        rules,
-        hands,
-        leader=tricks[0][0],
-        kitty=kitty,
-        totals=np.asarray(view.totals, dtype=np.int64),
-    )
-    rng = np.random.default_rng(0)
-    for _, plays in tricks:
-        for seat, c in plays:
-            if seat != me:
-                chosen = careful_policy(batch, sim.legal_mask(batch), rng)
-                count += chosen != c.index
-            sim.play(batch, np.full(len(worlds), c.index, dtype=np.int64))
-    return count
-
-
-PASS_SURPRISE = 2
-"""Surprises counted when the cards received are not the careful player's pass from that hand."""
-
-
-def pass_surprises(view: PlayerView, k: Knowledge, worlds: list[World]) -> np.ndarray:
-    """`PASS_SURPRISE` for each layout in which the seat that passed to this one, having received
-    this seat's cards (an across pass), would not have passed what it did as a careful player."""
-    count = np.zeros(len(worlds), dtype=np.int64)
-    source = view.received_from
-    if (
-        view.received is None
-        or not view.passed
-        or source is None
-        or source != view.pass_target
-        or view.phase is not Phase.PLAY
-    ):
-        return count
-    given = Counter(view.passed)
-    got = sorted(view.received)
-    for w, world in enumerate(worlds):
-        held = Counter(world.hands[source]) + Counter(k.played_by[source])
-        held.subtract(given)
-        held.update(view.received)
-        before = tuple(sorted(held.elements()))
-        if sorted(medium.pass_cards(view.options, before, view.totals)) != got:
-            count[w] += PASS_SURPRISE
-    return count
+        return drawn, np.ones(len(drawn))
+    if weigh:
+        likelihood = inference.log_likelihoods(view, knowledge, rules, drawn)
+        picked, times = np.unique(inference.resample(likelihood, size, rng), return_counts=True)
+        return [drawn[i] for i in picked], times.astype(np.float64)
+    order = np.argsort(inference.surprises(view, knowledge, rules, drawn), kind="stable")
+    return [drawn[i] for i in order[:size]], np.ones(size)
 
 
 def _round(
@@ -415,17 +368,41 @@ def _round(
     batch = _batch(view, knowledge, rules, worlds).repeat(c)
     first = np.tile(np.array([card.index for card in candidates], dtype=np.int64), len(worlds))
     sim.play(batch, first)
-    sim.play_out(batch, ROLLOUT_POLICY, np_rng)
     totals = np.asarray(view.totals, dtype=np.int64)[None, :]
+    me = view.seat
+    solved = None
+    if 0 < len(view.hand) <= budget.exact_cards:
+        solved = endgame.solve(batch, _values(me, rules, totals, budget), budget.exact_rows)
+    if solved is None:
+        sim.play_out(batch, ROLLOUT_POLICY, np_rng)
+    else:
+        leaves, reached = solved
+        batch = leaves.take(reached)
     points = sim.hand_points(batch, totals)
-    utility = _utility(view.seat, rules, points, totals, budget).reshape(len(worlds), c)
-    return utility, points[:, view.seat].astype(np.float64).reshape(len(worlds), c)
+    utility = _utility(me, rules, points, totals, budget).reshape(len(worlds), c)
+    return utility, points[:, me].astype(np.float64).reshape(len(worlds), c)
+
+
+def _values(me: int, rules: sim.Rules, totals: sim.IntArray, budget: Budget) -> endgame.Values:
+    """The exact solver's leaf values: this seat's `_utility`, every other seat's plain hand
+    result."""
+
+    def values(leaves: sim.Batch) -> np.ndarray:
+        points = sim.hand_points(leaves, totals)
+        out = standing.hand_values(points)
+        out[:, me] = _utility(me, rules, points, totals, budget)
+        return out
+
+    return values
 
 
 def _utility(
     me: int, rules: sim.Rules, points: sim.IntArray, totals: sim.IntArray, budget: Budget
 ) -> np.ndarray:
-    """Opponents' mean points minus own points, plus the game's win or loss if it ends."""
+    """Opponents' mean points minus own points, plus the game's win or loss if it ends (or, with
+    `budget.standing`, the value of the hand for the game standing)."""
+    if budget.standing:
+        return standing.game_values(me, rules, points, totals, budget.end_weight)
     n = rules.n
     own = points[:, me].astype(np.float64)
     others = (points.sum(axis=1) - points[:, me]) / (n - 1)

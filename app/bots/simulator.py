@@ -178,6 +178,15 @@ class Batch:
         }
         return Batch(rules=self.rules, trick=self.trick, k=self.k, **arrays)
 
+    def take(self, rows: IntArray) -> Batch:
+        """A batch of the given rows, in that order (a row may be taken several times)."""
+        arrays = {
+            name: getattr(self, name)[rows]
+            for name in self.__slots__
+            if isinstance(getattr(self, name), np.ndarray)
+        }
+        return Batch(rules=self.rules, trick=self.trick, k=self.k, **arrays)
+
 
 def new_batch(
     rules: Rules,

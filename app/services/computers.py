@@ -6,9 +6,9 @@ Each decision's random generator comes from the game's seed and the action's num
 (`decision_rng`), so planning the same position twice gives the same actions, wherever it runs.
 
 Easy and Medium decide in well under a millisecond and are planned on the request's thread.
-Hard thinks for tens to hundreds of milliseconds of pure CPU; on a request thread it would hold
-the interpreter and stall every other player's request, so it is planned in a small pool of
-worker processes (`Thinkers`). The pool's queue is bounded: past it, the request is answered
+Hard and Expert think for tens to hundreds of milliseconds of pure CPU; on a request thread they
+would hold the interpreter and stall every other player's request, so they are planned in a small
+pool of worker processes (`Thinkers`). The pool's queue is bounded: past it, the request is answered
 "busy, retry" at once instead of waiting behind other players' thinking.
 """
 
@@ -29,7 +29,7 @@ from app.store.models import HUMAN
 
 T = TypeVar("T")
 
-HEAVY = frozenset({Level.HARD.value})
+HEAVY = frozenset({Level.HARD.value, Level.EXPERT.value})
 """Levels whose thinking goes to the worker processes."""
 _PLANNING = (Phase.PASS, Phase.PLAY, Phase.MOON_CHOICE)
 
@@ -57,7 +57,7 @@ def _warm() -> None:
 
 class Thinkers:
     """Plans the computer players' turns: in this thread for light levels, in worker processes
-    for Hard. `processes=0` plans everything in the calling thread (tests, tools)."""
+    for Hard and Expert. `processes=0` plans everything in the calling thread (tests, tools)."""
 
     def __init__(
         self,

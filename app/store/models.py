@@ -42,7 +42,7 @@ TOKEN_BYTES = 32
 """Random bytes in a player token (256 bits; at least 128 are required)."""
 
 HUMAN = "human"
-BOT_LEVELS = ("easy", "medium", "hard")
+BOT_LEVELS = ("easy", "medium", "hard", "expert")
 SEAT_KINDS = (HUMAN, *BOT_LEVELS)
 
 ACTIVE = "active"
@@ -126,7 +126,7 @@ class Game(Base):
     header: Mapped[dict[str, Any]]
     """`GameHeader.to_json()`: the rule options and the first dealer."""
     seats: Mapped[list[Any]]
-    """For each seat, "human" or a computer level ("easy", "medium", "hard")."""
+    """For each seat, "human" or a computer level ("easy", "medium", "hard", "expert")."""
     variant: Mapped[str] = mapped_column(String(16), server_default="standard")
     """The preset's variant ("standard" or "cancellation"), copied from the header for filters."""
     num_players: Mapped[int] = mapped_column(server_default="4")

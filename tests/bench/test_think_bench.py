@@ -1,5 +1,6 @@
-"""`bench.think` runs and prints its figures, for Hard's decisions, hints and reviews (a few
-positions: the figures themselves are measured by running the benchmark, not in the tests)."""
+"""`bench.think` runs and prints its figures, for Hard's and Expert's decisions, hints and
+reviews (a few positions: the figures themselves are measured by running the benchmark, not in
+the tests)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,13 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(
-    ("flags", "label"), [([], "think"), (["--hint"], "hint"), (["--review"], "review")]
+    ("flags", "label"),
+    [
+        ([], "think"),
+        (["--level", "expert"], "think"),
+        (["--hint"], "hint"),
+        (["--review"], "review"),
+    ],
 )
 def test_think_prints_median_and_p95(flags: list[str], label: str) -> None:
     done = subprocess.run(

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from app.bots import choose_action, hard, medium
+from app.bots import choose_action, hard, inference, medium
 from app.bots import simulator as sim
 from app.bots.knowledge import know
 from app.bots.sampler import World, sample_world
@@ -181,13 +181,13 @@ def test_the_real_layout_never_surprises_when_everyone_plays_carefully() -> None
             knowledge = know(view)
             true = World(state.hand.hands, state.hand.kitty, (None,) * options.num_players)
             worlds = [true, *(sample_world(knowledge, rng) for _ in range(10))]
-            counts = hard.surprises(view, knowledge, rules, worlds)
+            counts = inference.surprises(view, knowledge, rules, worlds)
             assert counts[0] == 0
             if view.trick_number > 3 and checked < 25:
                 surprised += int((counts[1:] > 0).sum())
                 checked += 1
             if view.direction is ACROSS and across < 15:
-                passes = hard.pass_surprises(view, knowledge, worlds)
+                passes = inference.pass_surprises(view, knowledge, worlds)
                 assert passes[0] == 0
                 pass_surprised += int((passes[1:] > 0).sum())
                 across += 1

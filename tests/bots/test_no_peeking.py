@@ -10,13 +10,14 @@ The alternatives are built here independently of the bots' own sampler.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Sequence
 
 import pytest
 
-from app.bots import Level, bot, hard
+from app.bots import Level, bot, expert, hard
 from app.engine import (
     Action,
     Card,
@@ -41,9 +42,11 @@ from app.engine import (
     view_for,
 )
 
-LEVELS = (Level.EASY, Level.MEDIUM, Level.HARD)
+LEVELS = (Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT)
 TEST_BUDGET = hard.Budget(worlds=8, round_size=8)
 """A small Hard budget for the many positions."""
+EXPERT_TEST_BUDGET = dataclasses.replace(expert.BUDGET, worlds=8, round_size=8, pass_worlds=4)
+"""A small Expert budget for the many positions: its inference and exact endgame included."""
 
 
 def decide(level: Level, view: PlayerView, seed: int, *, full: bool = False) -> object:
@@ -53,6 +56,8 @@ def decide(level: Level, view: PlayerView, seed: int, *, full: bool = False) -> 
         return bot(level).choose_pass(view, rng)
     if level is Level.HARD and not full:
         return hard.choose_play(view, rng, TEST_BUDGET)
+    if level is Level.EXPERT and not full:
+        return expert.choose_play(view, rng, EXPERT_TEST_BUDGET)
     return bot(level).choose_play(view, rng)
 
 
@@ -338,6 +343,24 @@ def test_no_peeking_on_200_positions_of_other_tables(level: Level) -> None:
     assert sum(checked.values()) >= 200
     assert checked["pass"] >= 20 and checked["play"] >= 100
     assert moved >= 0.9 * sum(checked.values())
+
+
+def test_expert_endgame_ignores_hidden_cards() -> None:
+    """Expert's exact endgame (three cards or fewer, full budget) at 12 positions of a 4-seat
+    game: ten redeals change neither the view nor the decision."""
+    options = RuleOptions.standard()
+    header = GameHeader(options)
+    late = [
+        (actions, seat)
+        for actions, seat in positions(options, seed=3, wanted=400)
+        if len(view_for(replay(header, actions), seat).hand) <= 3
+    ]
+    assert len(late) >= 12
+    moved = sum(
+        assert_no_peeking(header, a, s, 10, levels=[Level.EXPERT], seed=i, full=True)
+        for i, (a, s) in enumerate(late[:12])
+    )
+    assert moved >= 10
 
 
 def test_alternatives_are_real_games_with_different_hidden_cards() -> None:

@@ -504,7 +504,7 @@ def expected(world: World, endpoint: str, method: str, target: Target, form: For
     in_progress = next((g.id for g in games.values() if g.status == "active"), None)
     if endpoint == "new_game":
         fields = {k: text(v) for k, v in form}
-        if fields.get("level") not in ("easy", "medium", "hard"):
+        if fields.get("level") not in ("easy", "medium", "hard", "expert"):
             return None
         try:
             options = options_form.read(fields)

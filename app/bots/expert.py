@@ -1,0 +1,74 @@
+"""Expert: the Hard player's search, reading the table and playing for the game.
+
+Expert imagines layouts of the hidden cards and plays each out, as Hard does (`hard`), with three
+differences:
+
+- **Inference from play.** It draws four layouts for every one it imagines and keeps them in
+  proportion to how likely each makes everything the other seats did so far — their plays, and
+  the pass it received after an across pass — under a model of a careful player who errs one play
+  in five (`inference.log_likelihoods`, policy-based inference). A seat that ducked the K♠ twice
+  is imagined holding the Q♠ more often.
+- **Exact endgame.** Once it holds three cards or fewer, every imagined layout is solved exactly
+  as a game of open cards (`endgame`) instead of being played out with the careful player's
+  habits.
+- **Playing for the game.** Outcomes are valued by the standing (`standing.game_values`): near the
+  target, the margin over the closest rival, and at the end the place it finishes; the moon
+  choice (`moon_scoring = choice`) follows the same value (`standing.moon_choice`).
+
+It imagines twice as many layouts as Hard. The budget is counted in layouts, never in time, so a
+decision is the same for the same view and seed on an idle machine and on a loaded server.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from app.bots import hard, standing
+from app.bots import simulator as sim
+from app.bots.knowledge import know
+from app.engine import Card, MoonScoring, PlayerView, moon_points, raw_points
+
+__all__ = ["BUDGET", "choose_moon", "choose_pass", "choose_play"]
+
+BUDGET = hard.Budget(
+    worlds=128,
+    round_size=64,
+    candidates_per_world=4,
+    weigh_layouts=True,
+    exact_cards=3,
+    standing=True,
+)
+"""What Expert thinks with (see `hard.Budget`)."""
+
+
+def choose_play(view: PlayerView, rng: random.Random, budget: hard.Budget = BUDGET) -> Card:
+    """The legal card with the best mean value over the imagined layouts."""
+    return hard.choose_play(view, rng, budget)
+
+
+def choose_pass(
+    view: PlayerView, rng: random.Random, budget: hard.Budget = BUDGET
+) -> tuple[Card, ...]:
+    """The pass with the best mean value over imagined deals of the other hands."""
+    return hard.choose_pass(view, rng, budget)
+
+
+def choose_moon(view: PlayerView, rng: random.Random) -> MoonScoring:
+    """Add the moon to the others or subtract it from its own total, whichever leaves this seat
+    better placed in the game (`standing.moon_choice`)."""
+    del rng  # the choice is deterministic
+    options = view.options
+    base = raw_points(options, know(view).taken)
+    added = moon_points(options, base, view.seat, MoonScoring.ADD_TO_OTHERS)
+    subtracted = moon_points(options, base, view.seat, MoonScoring.SUBTRACT_FROM_SELF)
+    add = standing.moon_choice(
+        view.seat,
+        sim.Rules.of(options),
+        np.asarray(added, dtype=np.int64),
+        np.asarray(subtracted, dtype=np.int64),
+        np.asarray(view.totals, dtype=np.int64),
+        BUDGET.end_weight,
+    )
+    return MoonScoring.ADD_TO_OTHERS if add else MoonScoring.SUBTRACT_FROM_SELF

@@ -1,0 +1,165 @@
+"""Inference from the other seats' actions: which imagined layouts explain what they did.
+
+Every layout drawn by the `sampler` fits the hard facts of a view (cards seen, voids shown). Some
+fit the other seats' choices better than others: a seat that ducked the K♠ twice more likely holds
+the Q♠. Both computer levels that imagine layouts replay the hand so far in each layout, asking at
+every play of another seat what a careful player (`rollout.careful_policy`, the Medium player's
+habits) holding that layout's cards would have played:
+
+- Hard keeps the layouts with the fewest surprises (`surprises`: plays the careful player would
+  not have made).
+- Expert weighs every layout by the likelihood of all those plays under a noisy careful player
+  (`log_likelihoods`: the careful card with probability 1 − ε, any other legal card ε shared
+  among them) and draws the layouts it imagines in proportion (`resample`), which is
+  policy-based inference (Rebstock, Solinas, Buro and Sturtevant, 2019).
+
+Only public actions are replayed (BOT-01): the true layout of a table of careful players never
+surprises, and its likelihood is the highest possible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import numpy as np
+
+from app.bots import medium
+from app.bots import simulator as sim
+from app.bots.knowledge import Knowledge
+from app.bots.rollout import careful_policy
+from app.bots.sampler import World
+from app.engine import Phase, PlayerView, is_penalty_card, points_of
+
+NOISE = 0.2
+"""ε: how often the model of another seat plays other than the careful player would."""
+PASS_NOISE = 0.1
+"""How often the model passes other than the careful player would (after an across pass)."""
+PASS_SURPRISE = 2
+"""Surprises counted when the cards received are not the careful player's pass from that hand."""
+
+
+def surprises(view: PlayerView, k: Knowledge, rules: sim.Rules, worlds: list[World]) -> np.ndarray:
+    """For each layout, how many of the other seats' plays so far a careful player holding that
+    layout's cards would not have made (replaying the hand from its first trick), plus
+    `PASS_SURPRISE` for a pass it would not have made."""
+    misses, _ = _replay(view, k, rules, worlds)
+    return np.asarray(misses.sum(axis=1) + pass_surprises(view, k, worlds), dtype=np.int64)
+
+
+def log_likelihoods(
+    view: PlayerView,
+    k: Knowledge,
+    rules: sim.Rules,
+    worlds: list[World],
+    noise: float = NOISE,
+) -> np.ndarray:
+    """For each layout, the log-probability of the other seats' plays (and the pass received
+    after an across pass) under a careful player who errs with probability `noise`."""
+    misses, choices = _replay(view, k, rules, worlds)
+    others = np.maximum(choices - 1, 1)
+    per_play = np.where(
+        choices <= 1,
+        0.0,
+        np.where(misses, np.log(noise) - np.log(others), math.log1p(-noise)),
+    )
+    passes = pass_surprises(view, k, worlds) > 0
+    pass_term = np.where(passes, math.log(PASS_NOISE), math.log1p(-PASS_NOISE))
+    if not _judges_pass(view):
+        pass_term = np.zeros(len(worlds))
+    return np.asarray(per_play.sum(axis=1) + pass_term, dtype=np.float64)
+
+
+def resample(weights_log: np.ndarray, size: int, rng: random.Random) -> list[int]:
+    """`size` indexes drawn in proportion to `exp(weights_log)` (systematic resampling: each
+    index appears about `size × weight` times, in index order)."""
+    w = np.exp(weights_log - weights_log.max())
+    cumulative = np.cumsum(w / w.sum())
+    start = rng.random() / size
+    points = start + np.arange(size) / size
+    picked = np.searchsorted(cumulative, points, side="right")
+    return np.minimum(picked, len(w) - 1).tolist()
+
+
+def _replay(
+    view: PlayerView, k: Knowledge, rules: sim.Rules, worlds: list[World]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per layout and per play of another seat so far: whether the careful player would have
+    played otherwise, and how many legal cards it had; shapes (layouts, plays)."""
+    me = view.seat
+    tricks = [(t.leader, t.plays) for t in view.tricks]
+    if view.current:
+        assert view.leader is not None
+        tricks.append((view.leader, view.current))
+    count = sum(1 for _, plays in tricks for seat, _ in plays if seat != me)
+    misses = np.zeros((len(worlds), count), dtype=np.bool_)
+    choices = np.ones((len(worlds), count), dtype=np.int64)
+    if not count:
+        return misses, choices
+    options = view.options
+    n = view.num_players
+    hands = np.zeros((len(worlds), n, 52), dtype=np.int8)
+    for w, world in enumerate(worlds):
+        hands[w] = sim.counts_of(
+            options,
+            [[c.index for c in (*world.hands[s], *k.played_by[s])] for s in range(n)],
+        )
+    kitty = (
+        np.full(len(worlds), view.kitty_size > 0),
+        np.array([points_of(options, w.kitty) for w in worlds], dtype=np.int64),
+        np.array([sum(1 for c in w.kitty if is_penalty_card(c)) for w in worlds], dtype=np.int64),
+    )
+    batch = sim.new_batch(
+        rules,
+        hands,
+        leader=tricks[0][0],
+        kitty=kitty,
+        totals=np.asarray(view.totals, dtype=np.int64),
+    )
+    rng = np.random.default_rng(0)
+    i = 0
+    for _, plays in tricks:
+        for seat, c in plays:
+            if seat != me:
+                legal = sim.legal_mask(batch)
+                chosen = careful_policy(batch, legal, rng)
+                misses[:, i] = chosen != c.index
+                choices[:, i] = legal.sum(axis=1)
+                i += 1
+            sim.play(batch, np.full(len(worlds), c.index, dtype=np.int64))
+    return misses, choices
+
+
+def _judges_pass(view: PlayerView) -> bool:
+    """Whether the pass this seat received can be judged: after an across pass, in play, the
+    seat that passed to this one received this seat's cards, so its hand before the pass is
+    known in each layout."""
+    source = view.received_from
+    return (
+        view.received is not None
+        and bool(view.passed)
+        and source is not None
+        and source == view.pass_target
+        and view.phase is Phase.PLAY
+    )
+
+
+def pass_surprises(view: PlayerView, k: Knowledge, worlds: list[World]) -> np.ndarray:
+    """`PASS_SURPRISE` for each layout in which the seat that passed to this one, having received
+    this seat's cards (an across pass), would not have passed what it did as a careful player."""
+    count = np.zeros(len(worlds), dtype=np.int64)
+    if not _judges_pass(view):
+        return count
+    source = view.received_from
+    assert source is not None and view.received is not None
+    given = Counter(view.passed)
+    got = sorted(view.received)
+    for w, world in enumerate(worlds):
+        held = Counter(world.hands[source]) + Counter(k.played_by[source])
+        held.subtract(given)
+        held.update(view.received)
+        before = tuple(sorted(held.elements()))
+        if sorted(medium.pass_cards(view.options, before, view.totals)) != got:
+            count[w] += PASS_SURPRISE
+    return count

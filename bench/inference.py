@@ -1,0 +1,161 @@
+"""How well the imagined layouts predict the hidden cards: uniform, Hard's and Expert's.
+
+    python -m bench.inference [--positions 300] [--table standard-4] [--players hard]
+                              [--draws 256] [--keep 64] [--seed 1]
+
+Positions are recorded from self-play games (every seat played by `--players`): plays from the
+second trick on, the seat to play's view and the true layout. At each position `--draws` layouts
+consistent with the view are drawn (`sampler.sample_world`), and three ways choose `--keep` of
+them:
+
+- uniform: the first `--keep` drawn (every consistent layout equally likely);
+- surprises: the `--keep` least surprising (Hard: the fewest plays a careful player would not
+  have made);
+- weighted: `--keep` drawn again in proportion to the likelihood of the other seats' plays
+  under a noisy careful player (Expert, `inference.log_likelihoods` and `resample`).
+
+For each way: the share of kept layouts that put the Q♠ with its true holder (over positions
+where it is hidden), and the log-likelihood of the true layout per hidden card: the mean over
+hidden cards of log p(card where it really is), p estimated from the kept layouts (plus one for
+each place a card may go, so no estimate is zero). Higher is better for both.
+The last line reads `inference: Q♠ with its holder uniform U, surprises S, weighted W;
+log-likelihood per card uniform a, surprises b, weighted c`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+from collections.abc import Sequence
+
+import numpy as np
+
+from app.bots import Level, choose_action, decision_rng, inference
+from app.bots import simulator as sim
+from app.bots.knowledge import know
+from app.bots.sampler import World, sample_world
+from app.engine import (
+    QUEEN_OF_SPADES,
+    GameState,
+    Phase,
+    apply,
+    new_game,
+    random_deal,
+    to_act,
+    view_for,
+)
+from bench.tables import parse_table
+
+WAYS = ("uniform", "surprises", "weighted")
+
+
+def record(table: str, players: str, wanted: int, seed: int) -> list[GameState]:
+    """States of self-play games at plays from the second trick on (about one in three)."""
+    options = parse_table(table)
+    rng = random.Random(seed)
+    found: list[GameState] = []
+    game = 0
+    state = new_game(options)
+    number = 0
+    while len(found) < wanted:
+        if state.is_over:
+            game += 1
+            state = new_game(options)
+            number = 0
+        if state.phase is Phase.DEAL:
+            state = apply(state, random_deal(options, rng))
+            number += 1
+            continue
+        seat = to_act(state)[0]
+        view = view_for(state, seat)
+        if view.phase is Phase.PLAY and view.trick_number > 1 and rng.random() < 0.35:
+            found.append(state)
+        action = choose_action(view, players, decision_rng(seed + game, number, seat))
+        state = apply(state, action)
+        number += 1
+    return found
+
+
+def kept(state: GameState, draws: int, keep: int, rng: random.Random) -> dict[str, list[World]]:
+    """The layouts each way keeps at the position of `state`'s seat to play."""
+    seat = to_act(state)[0]
+    view = view_for(state, seat)
+    k = know(view)
+    rules = sim.Rules.of(view.options)
+    drawn = [sample_world(k, rng) for _ in range(draws)]
+    order = np.argsort(inference.surprises(view, k, rules, drawn), kind="stable")[:keep]
+    weights = inference.log_likelihoods(view, k, rules, drawn)
+    return {
+        "uniform": drawn[:keep],
+        "surprises": [drawn[i] for i in order],
+        "weighted": [drawn[i] for i in inference.resample(weights, keep, rng)],
+    }
+
+
+def queen_share(state: GameState, worlds: Sequence[World]) -> float | None:
+    """The share of `worlds` with the Q♠ in its true holder's hand; None if the seat to play
+    holds it, it is played, or it lies in no hand."""
+    assert state.hand is not None
+    seat = to_act(state)[0]
+    holders = [s for s, h in enumerate(state.hand.hands) if QUEEN_OF_SPADES in h]
+    if len(holders) != 1 or holders[0] == seat:
+        return None
+    return sum(QUEEN_OF_SPADES in w.hands[holders[0]] for w in worlds) / len(worlds)
+
+
+def true_log_likelihood(state: GameState, worlds: Sequence[World]) -> float | None:
+    """Mean over the hidden cards in other hands of log p(the card's true seat), p from
+    `worlds` with one added for each other seat."""
+    assert state.hand is not None
+    seat = to_act(state)[0]
+    others = [s for s in range(len(state.hand.hands)) if s != seat]
+    scores = []
+    for s in others:
+        for c in set(state.hand.hands[s]):
+            count = sum(c in w.hands[s] for w in worlds)
+            scores.append(math.log((count + 1) / (len(worlds) + len(others))))
+    return statistics.fmean(scores) if scores else None
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--table", default="standard-4")
+    parser.add_argument("--players", choices=[lv.value for lv in Level], default="hard")
+    parser.add_argument("--draws", type=int, default=256)
+    parser.add_argument("--keep", type=int, default=64)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    states = record(args.table, args.players, args.positions, args.seed)
+    rng = random.Random(args.seed)
+    queens: dict[str, list[float]] = {w: [] for w in WAYS}
+    likelihoods: dict[str, list[float]] = {w: [] for w in WAYS}
+    for state in states:
+        for way, worlds in kept(state, args.draws, args.keep, rng).items():
+            share = queen_share(state, worlds)
+            if share is not None:
+                queens[way].append(share)
+            ll = true_log_likelihood(state, worlds)
+            if ll is not None:
+                likelihoods[way].append(ll)
+    print(
+        f"{len(states)} positions of {args.players} self-play at {args.table}, "
+        f"{args.draws} layouts drawn, {args.keep} kept; "
+        f"Q♠ hidden in another hand at {len(queens['uniform'])}"
+    )
+    q = {w: statistics.fmean(v) if v else float("nan") for w, v in queens.items()}
+    ll = {w: statistics.fmean(v) if v else float("nan") for w, v in likelihoods.items()}
+    for way in WAYS:
+        print(f"{way}: Q♠ with its holder {q[way]:.3f}, log-likelihood per card {ll[way]:.3f}")
+    print(
+        f"inference: Q♠ with its holder uniform {q['uniform']:.3f}, surprises "
+        f"{q['surprises']:.3f}, weighted {q['weighted']:.3f}; log-likelihood per card uniform "
+        f"{ll['uniform']:.3f}, surprises {ll['surprises']:.3f}, weighted {ll['weighted']:.3f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

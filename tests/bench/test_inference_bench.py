@@ -1,0 +1,45 @@
+"""`bench.inference` runs and prints its figures for the three ways of choosing layouts (a few
+positions: the figures themselves are measured by running the benchmark)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+NUMBER = r"-?\d+\.\d{3}"
+
+
+def test_inference_prints_the_three_ways() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench.inference",
+            "--positions",
+            "12",
+            "--players",
+            "medium",
+            "--draws",
+            "32",
+            "--keep",
+            "8",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = done.stdout.strip().splitlines()
+    assert lines[0].startswith("12 positions of medium self-play at standard-4")
+    for way in ("uniform", "surprises", "weighted"):
+        assert any(line.startswith(f"{way}: Q♠ with its holder ") for line in lines), way
+    assert re.fullmatch(
+        rf"inference: Q♠ with its holder uniform {NUMBER}, surprises {NUMBER}, weighted "
+        rf"{NUMBER}; log-likelihood per card uniform {NUMBER}, surprises {NUMBER}, "
+        rf"weighted {NUMBER}",
+        lines[-1],
+    ), lines[-1]

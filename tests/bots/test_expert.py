@@ -1,0 +1,259 @@
+"""The Expert player: the exact endgame, inference from play, playing for the game, its choices."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from app.bots import Level, choose_action, expert, hard, inference, moon, standing
+from app.bots import simulator as sim
+from app.bots.endgame import solve
+from app.bots.knowledge import know
+from app.bots.sampler import World, sample_world
+from app.engine import (
+    QUEEN_OF_SPADES,
+    GameState,
+    MoonChoice,
+    MoonScoring,
+    Phase,
+    Play,
+    PlayerView,
+    RuleOptions,
+    apply,
+    new_game,
+    random_deal,
+    to_act,
+    view_for,
+)
+
+SMALL = hard.Budget(
+    worlds=16,
+    round_size=16,
+    candidates_per_world=4,
+    weigh_layouts=True,
+    exact_cards=3,
+    standing=True,
+)
+
+
+def positions(
+    options: RuleOptions, seed: int, wanted: Callable[[PlayerView], bool], count: int
+) -> list[tuple[GameState, PlayerView]]:
+    """`count` positions of games of careful players where `wanted(view)` holds for the seat to
+    play, with the full state."""
+    rng = random.Random(seed)
+    state = new_game(options)
+    found: list[tuple[GameState, PlayerView]] = []
+    while len(found) < count:
+        if state.is_over:
+            state = new_game(options)
+        if state.phase is Phase.DEAL:
+            state = apply(state, random_deal(options, rng))
+            continue
+        seat = to_act(state)[0]
+        view = view_for(state, seat)
+        if view.phase is Phase.PLAY and wanted(view):
+            found.append((state, view))
+        state = apply(state, choose_action(view, Level.MEDIUM, rng))
+    return found
+
+
+def true_world(state: GameState) -> World:
+    assert state.hand is not None
+    return World(state.hand.hands, state.hand.kitty, (None,) * len(state.hand.hands))
+
+
+def best_points(state: GameState, scored: int | None = None) -> tuple[int, ...]:
+    """The hand's points under open-card play in which every seat, at its turn, plays the card
+    (the lowest-indexed on ties) that leads to its best result: the others' mean points minus its
+    own. A plain depth-first search through the engine, independent of the simulator."""
+    if scored is None:
+        scored = len(state.results)
+    if len(state.results) > scored:
+        return state.results[-1].points
+    seat = to_act(state)[0]
+    view = view_for(state, seat)
+    if state.phase is Phase.MOON_CHOICE:
+        choice = MoonChoice(seat, moon.choose_moon(view, random.Random()))
+        return best_points(apply(state, choice), scored)
+    best: tuple[int, ...] | None = None
+    best_value = -1e9
+    for index in sorted({c.index for c in view.legal}):
+        card = next(c for c in view.legal if c.index == index)
+        points = best_points(apply(state, Play(seat, card)), scored)
+        value = standing.hand_values(np.array([points]))[0, seat]
+        if value > best_value + 1e-9:
+            best, best_value = points, value
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize(
+    ("options", "cards"),
+    [
+        (RuleOptions.standard(), 3),
+        (RuleOptions.standard(3), 3),
+        (RuleOptions.standard(omnibus=True), 3),
+        (RuleOptions.cancellation(8), 2),
+    ],
+    ids=["standard-4", "standard-3", "omnibus-4", "cancellation-8"],
+)
+def test_the_endgame_solution_is_the_exact_one(options: RuleOptions, cards: int) -> None:
+    """Solving the true layout of the last tricks gives the points of a plain search through the
+    engine, seat by seat, from the lead and from the middle of a trick."""
+    rules = sim.Rules.of(options)
+    found = positions(options, 5, lambda v: len(v.hand) <= cards, 12)
+    for state, view in found:
+        batch = hard._batch(view, know(view), rules, [true_world(state)])
+        totals = np.asarray(view.totals, dtype=np.int64)[None, :]
+
+        def values(leaves: sim.Batch, totals: np.ndarray = totals) -> np.ndarray:
+            return standing.hand_values(sim.hand_points(leaves, totals))
+
+        solved = solve(batch, values, 1_000_000)
+        assert solved is not None
+        leaves, reached = solved
+        points = sim.hand_points(leaves.take(reached), totals)
+        assert tuple(points[0].tolist()) == best_points(state)
+
+
+def test_the_endgame_gives_up_past_its_row_budget() -> None:
+    options = RuleOptions.standard()
+    state, view = positions(options, 2, lambda v: len(v.hand) == 6, 1)[0]
+    batch = hard._batch(view, know(view), sim.Rules.of(options), [true_world(state)])
+    assert solve(batch, lambda b: np.zeros((b.size, 4)), 50) is None
+
+
+def test_the_true_layout_is_the_most_likely_in_careful_games() -> None:
+    """Among layouts consistent with the view, the true one of a table of careful players makes
+    every play seen so far the careful one, so it is at least as likely as most layouts, and far
+    more likely than most (a layout with fewer choices to make can score a little higher: a forced
+    play has probability 1)."""
+    options = RuleOptions.standard()
+    rules = sim.Rules.of(options)
+    rng = random.Random(4)
+    less = total = 0
+    for state, view in positions(options, 9, lambda v: v.trick_number > 4, 20):
+        k = know(view)
+        worlds = [true_world(state), *(sample_world(k, rng) for _ in range(10))]
+        likelihood = inference.log_likelihoods(view, k, rules, worlds)
+        assert inference.surprises(view, k, rules, worlds[:1])[0] == 0
+        assert likelihood[0] >= np.median(likelihood[1:])
+        less += int((likelihood[1:] < likelihood[0] - 1.0).sum())
+        total += 10
+    assert less > 0.5 * total
+
+
+def test_weighted_layouts_find_the_queen_more_often() -> None:
+    """Over positions of careful games where the queen of spades is hidden, the layouts Expert
+    draws put it with its true holder more often than layouts drawn uniformly."""
+    options = RuleOptions.standard()
+    rules = sim.Rules.of(options)
+    rng = random.Random(3)
+    uniform = weighted = 0.0
+
+    def hidden_queen(view: PlayerView) -> bool:
+        return view.trick_number > 3 and QUEEN_OF_SPADES in know(view).unseen
+
+    found = positions(options, 21, hidden_queen, 40)
+    for state, view in found:
+        assert state.hand is not None
+        holder = next(s for s, h in enumerate(state.hand.hands) if QUEEN_OF_SPADES in h)
+        k = know(view)
+        drawn = [sample_world(k, rng) for _ in range(256)]
+        picked = inference.resample(inference.log_likelihoods(view, k, rules, drawn), 64, rng)
+        uniform += np.mean([QUEEN_OF_SPADES in w.hands[holder] for w in drawn])
+        weighted += np.mean([QUEEN_OF_SPADES in drawn[i].hands[holder] for i in picked])
+    assert weighted / len(found) > uniform / len(found) + 0.05
+
+
+def test_resampling_follows_the_weights() -> None:
+    picked = inference.resample(np.log(np.array([0.5, 0.25, 0.25, 1e-12])), 8, random.Random(1))
+    assert sorted(picked) == picked
+    assert picked.count(0) == 4 and picked.count(1) == 2 and picked.count(2) == 2
+
+
+RULES4 = sim.Rules.of(RuleOptions.standard())
+
+
+def value_of(points: list[int], totals: list[int]) -> float:
+    return float(standing.game_values(0, RULES4, np.array([points]), np.array([totals]), 30.0)[0])
+
+
+def test_early_in_the_game_the_value_is_the_hand_difference() -> None:
+    assert value_of([0, 13, 0, 13], [0, 0, 0, 0]) == pytest.approx(26 / 3)
+    assert value_of([13, 0, 0, 0], [10, 20, 5, 0]) == pytest.approx(-13.0)
+
+
+def test_near_the_target_points_on_the_closest_rival_count_more() -> None:
+    """With 80 points for the highest total, giving 13 points to the closest rival (seat 2, at 40)
+    is worth more than giving them to a seat further behind (seat 1 at 80, seat 3 at 60)."""
+    totals = [30, 80, 40, 60]
+    assert value_of([0, 0, 13, 0], totals) > value_of([0, 13, 0, 0], totals) + 5
+    assert value_of([0, 0, 13, 0], totals) > value_of([0, 0, 0, 13], totals) + 5
+    assert value_of([0, 13, 0, 0], totals) == pytest.approx(value_of([0, 0, 0, 13], totals))
+
+
+def test_when_the_hand_ends_the_game_only_the_place_counts_much() -> None:
+    totals = [80, 95, 85, 70]
+    win = value_of([0, 6, 0, 0], totals)  # 80 vs 101, 85, 70: seat 3 wins
+    first = value_of([0, 6, 20, 0], [60, 95, 85, 70])  # seat 0 lowest at 60
+    assert first > 25
+    assert win < 0
+    last = value_of([26, 0, 0, 0], [80, 95, 60, 70])  # 106: last
+    assert last < win
+
+
+@pytest.mark.parametrize(
+    ("totals", "expected"),
+    [
+        ([10, 40, 50, 60], MoonScoring.ADD_TO_OTHERS),  # leading: bring the end nearer
+        ([60, 40, 50, 10], MoonScoring.SUBTRACT_FROM_SELF),  # behind: leave time to catch up
+        ([60, 80, 75, 50], MoonScoring.ADD_TO_OTHERS),  # adding ends it with seat 0 winning
+        ([40, 80, 75, 10], MoonScoring.SUBTRACT_FROM_SELF),  # adding ends it with seat 3 winning
+    ],
+)
+def test_the_moon_choice_plays_for_the_game(totals: list[int], expected: MoonScoring) -> None:
+    add = standing.moon_choice(
+        0,
+        RULES4,
+        np.array([0, 26, 26, 26]),
+        np.array([-26, 0, 0, 0]),
+        np.array(totals),
+        30.0,
+    )
+    assert (MoonScoring.ADD_TO_OTHERS if add else MoonScoring.SUBTRACT_FROM_SELF) is expected
+
+
+def test_expert_decides_the_same_for_the_same_view_and_seed() -> None:
+    options = RuleOptions.standard()
+    for _, view in positions(options, 13, lambda v: len(v.legal) > 1, 6):
+        first = expert.choose_play(view, random.Random(7), SMALL)
+        assert first in view.legal
+        assert expert.choose_play(view, random.Random(7), SMALL) == first
+
+
+def test_expert_plays_whole_games_at_every_table() -> None:
+    """Expert (with a small budget) finishes hands at 3 to 11 seats, Cancellation included."""
+    for options in (
+        RuleOptions.standard(3),
+        RuleOptions.standard(5),
+        RuleOptions.cancellation(8),
+        RuleOptions.cancellation(11),
+    ):
+        rng = random.Random(2)
+        state = apply(new_game(options), random_deal(options, rng))
+        while not state.results:
+            seat = to_act(state)[0]
+            view = view_for(state, seat)
+            if view.phase is Phase.PASS:
+                action = choose_action(view, Level.MEDIUM, rng)
+            elif view.phase is Phase.PLAY:
+                action = Play(seat, expert.choose_play(view, rng, SMALL))
+            else:
+                action = MoonChoice(seat, expert.choose_moon(view, rng))
+            state = apply(state, action)
+        assert state.results
