@@ -5,19 +5,20 @@
 
 Positions are recorded from self-play games (every seat played by `--players`): plays from the
 second trick on, the seat to play's view and the true layout. At each position `--draws` layouts
-consistent with the view are drawn (`sampler.sample_world`), and three ways choose `--keep` of
-them:
+consistent with the view are drawn (`sampler.sample_world`), and three ways weigh them:
 
-- uniform: the first `--keep` drawn (every consistent layout equally likely);
-- surprises: the `--keep` least surprising (Hard: the fewest plays a careful player would not
-  have made);
-- weighted: `--keep` drawn again in proportion to the likelihood of the other seats' plays
-  under a noisy careful player (Expert, `inference.log_likelihoods` and `resample`).
+- uniform: every layout drawn counts the same (every consistent layout equally likely);
+- surprises: the `--keep` least surprising count, the same (Hard: the fewest plays a careful
+  player would not have made);
+- weighted: every layout counts in proportion to the likelihood of the other seats' plays under
+  a noisy careful player (Expert, `inference.log_likelihoods`; Expert draws `--keep` of them in
+  these proportions).
 
-For each way: the share of kept layouts that put the Q♠ with its true holder (over positions
+For each way: the weight of the layouts that put the Q♠ with its true holder (over positions
 where it is hidden), and the log-likelihood of the true layout per hidden card: the mean over
-hidden cards of log p(card where it really is), p estimated from the kept layouts (plus one for
-each place a card may go, so no estimate is zero). Higher is better for both.
+hidden cards of log p(card where it really is), p the weight of the layouts with the card there,
+mixed with 5 % of an even spread over the seats it may be with (so no estimate is zero). Higher is
+better for both.
 The last line reads `inference: Q♠ with its holder uniform U, surprises S, weighted W;
 log-likelihood per card uniform a, surprises b, weighted c`.
 """
@@ -78,44 +79,57 @@ def record(table: str, players: str, wanted: int, seed: int) -> list[GameState]:
     return found
 
 
-def kept(state: GameState, draws: int, keep: int, rng: random.Random) -> dict[str, list[World]]:
-    """The layouts each way keeps at the position of `state`'s seat to play."""
+Weighed = tuple[list[World], np.ndarray]
+"""Layouts and their weights (summing to 1)."""
+
+
+def weighed(state: GameState, draws: int, keep: int, rng: random.Random) -> dict[str, Weighed]:
+    """The layouts each way weighs at the position of `state`'s seat to play."""
     seat = to_act(state)[0]
     view = view_for(state, seat)
     k = know(view)
     rules = sim.Rules.of(view.options)
     drawn = [sample_world(k, rng) for _ in range(draws)]
     order = np.argsort(inference.surprises(view, k, rules, drawn), kind="stable")[:keep]
-    weights = inference.log_likelihoods(view, k, rules, drawn)
+    likelihood = inference.log_likelihoods(view, k, rules, drawn)
+    weights = np.exp(likelihood - likelihood.max())
     return {
-        "uniform": drawn[:keep],
-        "surprises": [drawn[i] for i in order],
-        "weighted": [drawn[i] for i in inference.resample(weights, keep, rng)],
+        "uniform": (drawn, np.full(draws, 1 / draws)),
+        "surprises": ([drawn[i] for i in order], np.full(len(order), 1 / len(order))),
+        "weighted": (drawn, weights / weights.sum()),
     }
 
 
-def queen_share(state: GameState, worlds: Sequence[World]) -> float | None:
-    """The share of `worlds` with the Q♠ in its true holder's hand; None if the seat to play
+def queen_share(state: GameState, worlds: Weighed) -> float | None:
+    """The weight of the layouts with the Q♠ in its true holder's hand; None if the seat to play
     holds it, it is played, or it lies in no hand."""
     assert state.hand is not None
     seat = to_act(state)[0]
     holders = [s for s, h in enumerate(state.hand.hands) if QUEEN_OF_SPADES in h]
     if len(holders) != 1 or holders[0] == seat:
         return None
-    return sum(QUEEN_OF_SPADES in w.hands[holders[0]] for w in worlds) / len(worlds)
+    layouts, weights = worlds
+    return float(
+        sum(
+            w
+            for x, w in zip(layouts, weights, strict=True)
+            if QUEEN_OF_SPADES in x.hands[holders[0]]
+        )
+    )
 
 
-def true_log_likelihood(state: GameState, worlds: Sequence[World]) -> float | None:
-    """Mean over the hidden cards in other hands of log p(the card's true seat), p from
-    `worlds` with one added for each other seat."""
+def true_log_likelihood(state: GameState, worlds: Weighed) -> float | None:
+    """Mean over the hidden cards in other hands of log p(the card's true seat), p the weight of
+    the layouts with it there, mixed with 5 % of an even spread over the other seats."""
     assert state.hand is not None
     seat = to_act(state)[0]
     others = [s for s in range(len(state.hand.hands)) if s != seat]
+    layouts, weights = worlds
     scores = []
     for s in others:
         for c in set(state.hand.hands[s]):
-            count = sum(c in w.hands[s] for w in worlds)
-            scores.append(math.log((count + 1) / (len(worlds) + len(others))))
+            p = sum(w for x, w in zip(layouts, weights, strict=True) if c in x.hands[s])
+            scores.append(math.log(0.95 * p + 0.05 / len(others)))
     return statistics.fmean(scores) if scores else None
 
 
@@ -134,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     queens: dict[str, list[float]] = {w: [] for w in WAYS}
     likelihoods: dict[str, list[float]] = {w: [] for w in WAYS}
     for state in states:
-        for way, worlds in kept(state, args.draws, args.keep, rng).items():
+        for way, worlds in weighed(state, args.draws, args.keep, rng).items():
             share = queen_share(state, worlds)
             if share is not None:
                 queens[way].append(share)
@@ -143,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 likelihoods[way].append(ll)
     print(
         f"{len(states)} positions of {args.players} self-play at {args.table}, "
-        f"{args.draws} layouts drawn, {args.keep} kept; "
+        f"{args.draws} layouts drawn, {args.keep} kept by surprises; "
         f"Q♠ hidden in another hand at {len(queens['uniform'])}"
     )
     q = {w: statistics.fmean(v) if v else float("nan") for w, v in queens.items()}

@@ -5,9 +5,11 @@ differences:
 
 - **Inference from play.** It draws four layouts for every one it imagines and keeps them in
   proportion to how likely each makes everything the other seats did so far — their plays, and
-  the pass it received after an across pass — under a model of a careful player who errs one play
-  in five (`inference.log_likelihoods`, policy-based inference). A seat that ducked the K♠ twice
-  is imagined holding the Q♠ more often.
+  the pass it received after an across pass — each seat taken for a careful player with a little
+  noise, a strong player as a model learned from Hard's games predicts it, or a player whose
+  plays tell nothing, whichever its plays so far suggest (`inference.log_likelihoods`,
+  policy-based inference). A seat that ducked the K♠ twice is imagined holding the Q♠ more
+  often.
 - **Exact endgame.** Once it holds three cards or fewer, every imagined layout is solved exactly
   as a game of open cards (`endgame`) instead of being played out with the careful player's
   habits.

@@ -8,13 +8,15 @@ habits) holding that layout's cards would have played:
 
 - Hard keeps the layouts with the fewest surprises (`surprises`: plays the careful player would
   not have made).
-- Expert weighs every layout by the likelihood of all those plays under a noisy careful player
-  (`log_likelihoods`: the careful card with probability 1 − ε, any other legal card ε shared
-  among them) and draws the layouts it imagines in proportion (`resample`), which is
-  policy-based inference (Rebstock, Solinas, Buro and Sturtevant, 2019).
+- Expert weighs every layout by the likelihood of all those plays (`log_likelihoods`) and draws
+  the layouts it imagines in proportion (`resample`), which is policy-based inference (Rebstock,
+  Solinas, Buro and Sturtevant, 2019). Each other seat is taken for one of a few kinds of player
+  — careful with a little noise, a strong searching player as a model learned from Hard's games
+  predicts it (`opponent`), or one whose plays tell nothing — each equally likely until its
+  plays show which it more likely is.
 
 Only public actions are replayed (BOT-01): the true layout of a table of careful players never
-surprises, and its likelihood is the highest possible.
+surprises.
 """
 
 from __future__ import annotations
@@ -22,18 +24,19 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 
-from app.bots import medium
+from app.bots import medium, opponent
 from app.bots import simulator as sim
 from app.bots.knowledge import Knowledge
 from app.bots.rollout import careful_policy
 from app.bots.sampler import World
 from app.engine import Phase, PlayerView, is_penalty_card, points_of
 
-NOISE = 0.2
-"""ε: how often the model of another seat plays other than the careful player would."""
+NOISE = (0.1, 0.3)
+"""ε, how often a careful opponent plays other than the careful player would."""
 PASS_NOISE = 0.1
 """How often the model passes other than the careful player would (after an across pass)."""
 PASS_SURPRISE = 2
@@ -44,7 +47,7 @@ def surprises(view: PlayerView, k: Knowledge, rules: sim.Rules, worlds: list[Wor
     """For each layout, how many of the other seats' plays so far a careful player holding that
     layout's cards would not have made (replaying the hand from its first trick), plus
     `PASS_SURPRISE` for a pass it would not have made."""
-    misses, _ = _replay(view, k, rules, worlds)
+    misses, *_ = _replay(view, k, rules, worlds)
     return np.asarray(misses.sum(axis=1) + pass_surprises(view, k, worlds), dtype=np.int64)
 
 
@@ -53,22 +56,37 @@ def log_likelihoods(
     k: Knowledge,
     rules: sim.Rules,
     worlds: list[World],
-    noise: float = NOISE,
+    noise: Sequence[float] = NOISE,
 ) -> np.ndarray:
     """For each layout, the log-probability of the other seats' plays (and the pass received
-    after an across pass) under a careful player who errs with probability `noise`."""
-    misses, choices = _replay(view, k, rules, worlds)
-    others = np.maximum(choices - 1, 1)
-    per_play = np.where(
-        choices <= 1,
-        0.0,
-        np.where(misses, np.log(noise) - np.log(others), math.log1p(-noise)),
-    )
+    after an across pass), each seat being one of these kinds of player, equally likely a priori
+    (for each seat apart, so the seat's plays so far decide which kind it most likely is):
+
+    - a careful player who errs with probability ε, for each ε of `noise`: the careful card with
+      probability 1 − ε, each other legal card with ε shared among them;
+    - a strong searching player, as the learned `opponent` model predicts it;
+    - a player whose plays tell nothing: every legal card equally likely.
+
+    A forced play has probability 1 under all of them."""
+    misses, choices, seats, model = _replay(view, k, rules, worlds, with_model=True)
+    others = np.log(np.maximum(choices - 1, 1))
+    free = choices > 1
+    total = np.zeros(len(worlds))
+    for seat in set(seats.tolist()):
+        column = seats == seat
+        missed = (misses[:, column] & free[:, column]).astype(np.float64)
+        kept = (~misses[:, column] & free[:, column]).sum(axis=1)
+        spread = (missed * others[:, column]).sum(axis=1)
+        careful = [missed.sum(axis=1) * math.log(e) - spread + kept * math.log1p(-e) for e in noise]
+        learned = model[:, column].sum(axis=1)
+        uniform = -(np.log(choices[:, column]) * free[:, column]).sum(axis=1)
+        each = np.stack([*careful, learned, uniform])
+        top = each.max(axis=0)
+        total += top + np.log(np.exp(each - top).mean(axis=0))
     passes = pass_surprises(view, k, worlds) > 0
-    pass_term = np.where(passes, math.log(PASS_NOISE), math.log1p(-PASS_NOISE))
-    if not _judges_pass(view):
-        pass_term = np.zeros(len(worlds))
-    return np.asarray(per_play.sum(axis=1) + pass_term, dtype=np.float64)
+    if _judges_pass(view):
+        total += np.where(passes, math.log(PASS_NOISE), math.log1p(-PASS_NOISE))
+    return total
 
 
 def resample(weights_log: np.ndarray, size: int, rng: random.Random) -> list[int]:
@@ -83,20 +101,28 @@ def resample(weights_log: np.ndarray, size: int, rng: random.Random) -> list[int
 
 
 def _replay(
-    view: PlayerView, k: Knowledge, rules: sim.Rules, worlds: list[World]
-) -> tuple[np.ndarray, np.ndarray]:
+    view: PlayerView,
+    k: Knowledge,
+    rules: sim.Rules,
+    worlds: list[World],
+    with_model: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per layout and per play of another seat so far: whether the careful player would have
-    played otherwise, and how many legal cards it had; shapes (layouts, plays)."""
+    played otherwise, and how many legal cards it had, shapes (layouts, plays); the seat of each
+    play; and, if `with_model`, the log-probability of each play under the `opponent` model
+    (zeros otherwise)."""
     me = view.seat
     tricks = [(t.leader, t.plays) for t in view.tricks]
     if view.current:
         assert view.leader is not None
         tricks.append((view.leader, view.current))
-    count = sum(1 for _, plays in tricks for seat, _ in plays if seat != me)
+    seats = np.array([s for _, plays in tricks for s, _ in plays if s != me], dtype=np.int64)
+    count = len(seats)
     misses = np.zeros((len(worlds), count), dtype=np.bool_)
     choices = np.ones((len(worlds), count), dtype=np.int64)
+    model = np.zeros((len(worlds), count))
     if not count:
-        return misses, choices
+        return misses, choices, seats, model
     options = view.options
     n = view.num_players
     hands = np.zeros((len(worlds), n, 52), dtype=np.int8)
@@ -118,6 +144,7 @@ def _replay(
         totals=np.asarray(view.totals, dtype=np.int64),
     )
     rng = np.random.default_rng(0)
+    weights = opponent.weights()
     i = 0
     for _, plays in tricks:
         for seat, c in plays:
@@ -126,9 +153,11 @@ def _replay(
                 chosen = careful_policy(batch, legal, rng)
                 misses[:, i] = chosen != c.index
                 choices[:, i] = legal.sum(axis=1)
+                if with_model:
+                    model[:, i] = opponent.log_probabilities(batch, legal, weights)[:, c.index]
                 i += 1
             sim.play(batch, np.full(len(worlds), c.index, dtype=np.int64))
-    return misses, choices
+    return misses, choices, seats, model
 
 
 def _judges_pass(view: PlayerView) -> bool:

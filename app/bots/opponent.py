@@ -1,0 +1,122 @@
+"""A learned model of how a strong opponent chooses its card, for Expert's inference.
+
+The careful player's habits predict a careful opponent exactly, but a searching player such as
+Hard plays otherwise more than half the time, so its plays say little under that model. This model
+gives every legal card a probability: a softmax over a few features of the card in the position
+(leading, following or discarding; its rank, whether it wins the trick, whether it is the
+highest card that ducks, the queen of spades and the cards that guard it, the length of its suit
+in the hand). The features see the mover's own hand, so the probability of the card actually
+played differs between imagined layouts: that is what the inference weighs.
+
+The weights are data (`opponent.json` beside this module), fitted by maximum likelihood to the
+plays of Hard self-play games (`python -m bench.learn_opponent`, which writes the file).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from app.bots import simulator as sim
+from app.bots.simulator import IS_HEART, QS, RANK, SPADES, SUIT, SUIT_MASKS
+
+WEIGHTS = Path(__file__).with_name("opponent.json")
+FEATURES = (
+    "lead: rank",
+    "lead: a heart",
+    "lead: the queen of spades",
+    "lead: a low spade, holding the queen",
+    "lead: a low spade, the queen unseen",
+    "lead: the ace or king of spades, the queen unseen",
+    "lead: length of its suit",
+    "lead: the lowest of its suit",
+    "follow: rank",
+    "follow: takes the trick",
+    "follow: takes a trick with points",
+    "follow: the highest card that ducks",
+    "follow: takes the trick as the last to play",
+    "follow: the queen of spades",
+    "follow: the queen under a higher spade",
+    "discard: the queen of spades",
+    "discard: a heart, by rank",
+    "discard: rank",
+    "discard: the ace or king of spades, the queen unseen",
+    "discard: from a suit of one or two cards",
+)
+RANKF = (RANK / 14.0).astype(np.float64)
+LOW_SPADE = (SUIT == SPADES) & (RANK < 12)
+TOP_SPADE = (SUIT == SPADES) & (RANK > 12)
+SUIT_ONE_HOT = np.stack([s == SUIT for s in range(4)], axis=1).astype(np.float64)  # (52, 4)
+
+
+def features(b: sim.Batch, legal: sim.BoolArray) -> np.ndarray:
+    """The features of every card for the seat to play in every row, shape (rows, 52, F); only
+    legal cards matter."""
+    m = b.size
+    rows = np.arange(m)
+    seat = b.to_play()
+    own = b.hands[rows, seat] > 0
+    holds_queen = own[:, QS]
+    unseen_queen = (b.rules.copies - b.queens_played - b.hands[rows, seat, QS]) > 0
+    length = (own.astype(np.float64) @ SUIT_ONE_HOT)[:, SUIT]  # (m, 52)
+    f = np.zeros((m, 52, len(FEATURES)))
+    if b.k == 0:
+        ranked = np.where(own, RANK[None, :], 99)
+        lowest = np.stack([ranked[:, SUIT_MASKS[s]].min(axis=1) for s in range(4)], axis=1)
+        f[:, :, 0] = RANKF
+        f[:, :, 1] = IS_HEART
+        f[:, QS, 2] = 1.0
+        f[:, :, 3] = LOW_SPADE[None, :] & holds_queen[:, None]
+        f[:, :, 4] = LOW_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]
+        f[:, :, 5] = TOP_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]
+        f[:, :, 6] = length / 13.0
+        f[:, :, 7] = RANK[None, :] == lowest[:, SUIT]
+        return f
+    led = SUIT[b.plays[:, 0]]
+    following = (own & SUIT_MASKS[led]).any(axis=1)
+    win = sim.winning_rank(b)
+    points = b.rules.points[b.plays[:, : b.k]].sum(axis=1)
+    last = b.k == b.rules.n - 1
+    same = SUIT_MASKS[led]  # (m, 52)
+    wins = same & (RANK[None, :] > win[:, None])
+    ducks = legal & same & ~wins
+    highest_duck = np.where(ducks, RANK[None, :], 0).max(axis=1)
+    follow = following[:, None]
+    f[:, :, 8] = np.where(follow, RANKF[None, :], 0.0)
+    f[:, :, 9] = follow & wins
+    f[:, :, 10] = follow & wins & (points > 0)[:, None]
+    f[:, :, 11] = follow & ducks & (RANK[None, :] == highest_duck[:, None])
+    f[:, :, 12] = follow & wins & last
+    f[:, QS, 13] = following
+    f[:, QS, 14] = following & (win > 12)
+    discard = ~follow
+    f[:, QS, 15] = ~following
+    f[:, :, 16] = np.where(discard & IS_HEART[None, :], RANKF[None, :], 0.0)
+    f[:, :, 17] = np.where(discard, RANKF[None, :], 0.0)
+    f[:, :, 18] = discard & TOP_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]
+    f[:, :, 19] = discard & (length <= 2)
+    return f
+
+
+def log_probabilities(b: sim.Batch, legal: sim.BoolArray, weights: np.ndarray) -> np.ndarray:
+    """log P(card) for the seat to play in every row (−inf for illegal cards), shape (rows, 52)."""
+    logits = features(b, legal) @ weights
+    logits = np.where(legal, logits, -np.inf)
+    top = logits.max(axis=1, keepdims=True)
+    return np.asarray(
+        logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True)), dtype=np.float64
+    )
+
+
+@cache
+def weights(path: Path = WEIGHTS) -> np.ndarray:
+    """The fitted weights, one per feature (zeros, every legal card equally likely, if the file
+    is missing)."""
+    if not path.exists():
+        return np.zeros(len(FEATURES))
+    data = json.loads(path.read_text())
+    fitted = dict(zip(data["features"], data["weights"], strict=True))
+    return np.array([float(fitted.get(name, 0.0)) for name in FEATURES])
