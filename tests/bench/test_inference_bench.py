@@ -4,36 +4,15 @@ positions: the figures themselves are measured by running the benchmark)."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.bench.helpers import bench_lines
+
 NUMBER = r"-?\d+\.\d{3}"
 
 
 def test_inference_prints_the_three_ways() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench.inference",
-            "--positions",
-            "12",
-            "--players",
-            "medium",
-            "--draws",
-            "32",
-            "--keep",
-            "8",
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    lines = done.stdout.strip().splitlines()
+    flags = ("--positions", "12", "--players", "medium", "--draws", "32", "--keep", "8")
+    lines = bench_lines("inference", *flags)
     assert lines[0].startswith("12 positions of medium self-play at standard-4")
     for way in ("uniform", "surprises", "weighted"):
         assert any(line.startswith(f"{way}: Q♠ with its holder ") for line in lines), way

@@ -4,26 +4,14 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 from app.bots import opponent
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.bench.helpers import bench_lines
 
 
 def test_learn_opponent_prints_the_fit() -> None:
     before = opponent.WEIGHTS.read_text()
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.learn_opponent", "--hands", "6", "--players", "medium"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    lines = done.stdout.strip().splitlines()
+    lines = bench_lines("learn_opponent", "--hands", "6", "--players", "medium")
     assert re.fullmatch(r"6 hands of medium self-play at standard-4: \d+ plays fitted", lines[0])
     assert len(lines) == len(opponent.FEATURES) + 2
     found = re.fullmatch(

@@ -4,23 +4,12 @@ levels (a few deals and games: the figures themselves come from running the benc
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.bench.helpers import bench_lines
 
 
 def run(*flags: str) -> list[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.strength", *flags],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return done.stdout.strip().splitlines()
+    return bench_lines("strength", *flags)
 
 
 def test_deals_of_the_expert_pair() -> None:

@@ -5,13 +5,10 @@ the tests)."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.bench.helpers import bench_lines
 
 
 @pytest.mark.parametrize(
@@ -24,15 +21,7 @@ REPO = Path(__file__).resolve().parents[2]
     ],
 )
 def test_think_prints_median_and_p95(flags: list[str], label: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.think", "--positions", "8", *flags],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    lines = done.stdout.strip().splitlines()
+    lines = bench_lines("think", "--positions", "8", *flags)
     assert re.fullmatch(rf"{label}: median \d+ ms, p95 \d+ ms", lines[-1]), lines[-1]
     for kind in ("pass", "lead", "follow", "discard"):
         assert any(line.startswith(f"{kind}: 2 positions") for line in lines), kind
