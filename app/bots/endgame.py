@@ -22,13 +22,20 @@ import numpy as np
 
 from app.bots import simulator as sim
 
+TIE = 1e-6
+"""How much a seat's indifference between cards leans against the seat solving (values are
+points, so this never outweighs a real difference)."""
 Values = Callable[[sim.Batch], np.ndarray]
 """The value of every finished row for every seat, shape (rows, n): each seat's own result."""
 
 
-def solve(batch: sim.Batch, values: Values, max_rows: int) -> tuple[sim.Batch, np.ndarray] | None:
+def solve(
+    batch: sim.Batch, values: Values, max_rows: int, me: int | None = None
+) -> tuple[sim.Batch, np.ndarray] | None:
     """The finished hands every row of `batch` leads to under exact play, and the index, for every
-    row of `batch`, of the leaf reached (every seat playing its best card for `values`).
+    row of `batch`, of the leaf reached (every seat playing its best card for `values`). A seat
+    with several best cards plays the one worst for seat `me`, if given (the cautious
+    assumption), else the lowest-indexed.
 
     None (nothing computed further) if a level of the tree would hold more than `max_rows` rows.
     """
@@ -50,7 +57,10 @@ def solve(batch: sim.Batch, values: Values, max_rows: int) -> tuple[sim.Batch, n
     chosen = np.arange(leaves.size)
     for counts, movers in reversed(levels):
         parent = np.repeat(np.arange(len(counts)), counts)
-        key = scores[np.arange(len(scores)), movers[parent]]
+        mover = movers[parent]
+        key = scores[np.arange(len(scores)), mover]
+        if me is not None:
+            key = key - np.where(mover == me, 0.0, TIE * scores[:, me])
         starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
         best = np.maximum.reduceat(key, starts)
         candidates = np.flatnonzero(key >= best[parent] - 1e-9)

@@ -372,7 +372,7 @@ def _round(
     me = view.seat
     solved = None
     if 0 < len(view.hand) <= budget.exact_cards:
-        solved = endgame.solve(batch, _values(me, rules, totals, budget), budget.exact_rows)
+        solved = endgame.solve(batch, _values(me, rules, totals, budget), budget.exact_rows, me)
     if solved is None:
         sim.play_out(batch, ROLLOUT_POLICY, np_rng)
     else:
