@@ -152,9 +152,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             share = queen_share(state, worlds)
             if share is not None:
                 queens[way].append(share)
-            ll = true_log_likelihood(state, worlds)
-            if ll is not None:
-                likelihoods[way].append(ll)
+            fit = true_log_likelihood(state, worlds)
+            if fit is not None:
+                likelihoods[way].append(fit)
     print(
         f"{len(states)} positions of {args.players} self-play at {args.table}, "
         f"{args.draws} layouts drawn, {args.keep} kept by surprises; "

@@ -97,7 +97,7 @@ def resample(weights_log: np.ndarray, size: int, rng: random.Random) -> list[int
     start = rng.random() / size
     points = start + np.arange(size) / size
     picked = np.searchsorted(cumulative, points, side="right")
-    return np.minimum(picked, len(w) - 1).tolist()
+    return [int(i) for i in np.minimum(picked, len(w) - 1)]
 
 
 def _replay(

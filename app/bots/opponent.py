@@ -84,7 +84,7 @@ def features(b: sim.Batch, legal: sim.BoolArray) -> np.ndarray:
     wins = same & (RANK[None, :] > win[:, None])
     ducks = legal & same & ~wins
     highest_duck = np.where(ducks, RANK[None, :], 0).max(axis=1)
-    follow = following[:, None]
+    follow = np.asarray(following)[:, None]
     f[:, :, 8] = np.where(follow, RANKF[None, :], 0.0)
     f[:, :, 9] = follow & wins
     f[:, :, 10] = follow & wins & (points > 0)[:, None]

@@ -166,8 +166,8 @@ def test_weighted_layouts_find_the_queen_more_often() -> None:
         k = know(view)
         drawn = [sample_world(k, rng) for _ in range(256)]
         picked = inference.resample(inference.log_likelihoods(view, k, rules, drawn), 64, rng)
-        uniform += np.mean([QUEEN_OF_SPADES in w.hands[holder] for w in drawn])
-        weighted += np.mean([QUEEN_OF_SPADES in drawn[i].hands[holder] for i in picked])
+        uniform += float(np.mean([QUEEN_OF_SPADES in w.hands[holder] for w in drawn]))
+        weighted += float(np.mean([QUEEN_OF_SPADES in drawn[i].hands[holder] for i in picked]))
     assert weighted / len(found) > uniform / len(found) + 0.05
 
 
