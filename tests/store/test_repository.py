@@ -477,7 +477,7 @@ def test_create_game_validates_and_starts_empty(sessions: sessionmaker[Session])
         with pytest.raises(ValueError, match="4 seats"):
             create_game(session, player, header, ["human", "easy"], 1, False)
         with pytest.raises(ValueError, match="seat kinds"):
-            create_game(session, player, header, ["human", "easy", "expert", "hard"], 1, False)
+            create_game(session, player, header, ["human", "easy", "godlike", "hard"], 1, False)
         game = create_game(session, player, header, ["human", "easy", "medium", "hard"], -7, True)
         game_id = game.id
     with sessions() as session:
