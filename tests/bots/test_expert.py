@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 
@@ -30,14 +31,8 @@ from app.engine import (
 )
 from bench import learn_opponent
 
-SMALL = hard.Budget(
-    worlds=16,
-    round_size=16,
-    candidates_per_world=4,
-    weigh_layouts=True,
-    exact_cards=3,
-    standing=True,
-)
+SMALL = dataclasses.replace(expert.BUDGET, worlds=16, round_size=16)
+"""Expert's budget with fewer layouts, for the many positions of these tests."""
 
 
 def positions(
