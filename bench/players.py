@@ -167,6 +167,8 @@ class Player:
         self.pace = pace
         self.rng = rng
         self.game_id: int | None = None
+        self.in_game = False
+        """Whether the player's first game has started (its table was served)."""
 
     async def run(self) -> None:
         """Play game after game until cancelled."""
@@ -240,6 +242,7 @@ class Player:
         if page is None or page.status != 200:
             return None
         screen = read_screen(page.body)
+        self.in_game = True
         return await self.follow(screen, "new game", reply.seconds + page.seconds)
 
     async def act(self, path: str, form: list[tuple[str, str]], kind: str) -> Screen | None:

@@ -8,9 +8,12 @@ It migrates a temporary database (a SQLite file by default; with `--database-url
 database on that PostgreSQL server, dropped at the end), starts uvicorn on 127.0.0.1 and a free
 port with production settings (`SERVER_ENV`, plus `--env`) and `--processes` worker processes,
 and lets the players (`bench.players`) play: they start spread over the ramp-up, think 1.5–3.5 s
-before each decision and wait out the page's pauses. Figures cover the measured period after
-the ramp-up; failures cover the whole run. Then it measures how long the server takes to serve
-again (`/healthz` and one real move, every 0.5 s). The server's log is printed if it dies.
+before each decision and wait out the page's pauses. Figures cover the measured period, which
+starts once the ramp-up is over and every player's first game has started (the last players
+start theirs a thought after the ramp-up: that burst of new games is not the steady load, and
+the setup line says how long the warm-up took); failures cover the whole run. Then it measures
+how long the server takes to serve again (`/healthz` and one real move, every 0.5 s). The
+server's log is printed if it dies.
 
 The last line reads
 `server: N players, R req/s, card p50 A ms, p95 B ms, p99 C ms, failures F`;
@@ -66,6 +69,9 @@ SERVER_ENV: dict[str, str] = {
 
 CEILING_CLIENTS = 32
 RECOVERY_LIMIT_S = 60.0
+WARM_UP_LIMIT_S = 30.0
+"""The measured period starts at the latest this long after the ramp-up, even if some player
+has not started a game (say, the server refused it)."""
 PROBE_EVERY_S = 0.5
 WAIT_KINDS = ("card", "hand", "new game", "page")
 """What players wait for, in the order printed: a card (a play or a pass), a hand (next hand,
@@ -94,13 +100,15 @@ class Outcome:
 
     recorder: Recorder
     start: float
-    """The measured period: after the ramp-up, until the load ended (monotonic seconds)."""
+    """The measured period: after the warm-up, until the load ended (monotonic seconds)."""
     end: float
     server_cpu: float
     """Server CPU seconds in the measured period."""
     client_cpu: float
     """This process's CPU seconds in the measured period (the load generator's own share of
     the machine)."""
+    warm_up: float = 0.0
+    """Seconds from the first player's start to the measured period."""
     recovery: float | None = None
     """Seconds from the end of the load until the server served again; None if it did not."""
     server_died: bool = False
@@ -129,6 +137,16 @@ async def _until(deadline: float, server: ServerProcess) -> bool:
     return server.alive()
 
 
+async def _warmed_up(players: list[Player], server: ServerProcess, deadline: float) -> bool:
+    """Wait until every player's first game has started, or `deadline`; False as soon as the
+    server has died."""
+    while not all(p.in_game for p in players) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+        if not server.alive():
+            return False
+    return True
+
+
 async def run_load(server: ServerProcess, config: Config) -> Outcome:
     """Let the players play for the ramp-up and the measured period, then measure recovery."""
     recorder = Recorder()
@@ -147,6 +165,8 @@ async def run_load(server: ServerProcess, config: Config) -> Outcome:
     tasks = [asyncio.create_task(start(p, config.ramp * i / count)) for i, p in enumerate(players)]
     this_process = psutil.Process()
     alive = await _until(begin + config.ramp, server)
+    if alive:
+        alive = await _warmed_up(players, server, begin + config.ramp + WARM_UP_LIMIT_S)
     window_start = time.monotonic()
     server_cpu, client_cpu = server.cpu_seconds(), sum(this_process.cpu_times()[:2])
     if alive:
@@ -164,6 +184,7 @@ async def run_load(server: ServerProcess, config: Config) -> Outcome:
         server_cpu,
         client_cpu,
         server_died=not alive,
+        warm_up=window_start - begin,
         groups=dict(Counter(p.level for p in players)),
     )
     if alive:
@@ -204,7 +225,7 @@ def report(config: Config, outcome: Outcome, database: str, processes: int) -> l
     mode = "ceiling (no thinking, no pauses)" if config.ceiling else "human pace"
     lines = [
         f"setup: {database}, {processes} process(es), {players} players ({levels}), {mode}, "
-        f"ramp-up {config.ramp:g} s, measured {seconds:.1f} s",
+        f"ramp-up {config.ramp:g} s, warm-up {outcome.warm_up:.1f} s, measured {seconds:.1f} s",
         f"requests: {len(requests)} in the measured period, {len(requests) / seconds:.1f} req/s; "
         f"by kind: {_counts(Counter(r.kind for r in requests))}",
         f"status (whole run): {_counts(statuses(rec.requests))}",
@@ -266,11 +287,11 @@ def report(config: Config, outcome: Outcome, database: str, processes: int) -> l
 
 
 def _when(samples: list[RequestSample], outcome: Outcome) -> str:
-    """When the failed requests ended: in the ramp-up, the measured period or after it."""
+    """When the failed requests ended: in the warm-up, the measured period or after it."""
     ends = [s.end for s in samples if s.outcome != "ok"]
     ramp = sum(1 for end in ends if end < outcome.start)
     after = sum(1 for end in ends if end > outcome.end)
-    return f"ramp-up {ramp}, measured {len(ends) - ramp - after}, after {after}"
+    return f"warm-up {ramp}, measured {len(ends) - ramp - after}, after {after}"
 
 
 def _counts(counter: Counter[str]) -> str:

@@ -54,6 +54,10 @@ def test_a_short_run_plays_real_games_without_a_failed_request() -> None:
     assert int(p50) <= int(p95) <= int(p99)
     assert failed == "0", done.stdout
     assert any(re.fullmatch(r"recovered in [\d.]+ s", line) for line in lines), done.stdout
+    # The measured period starts after the ramp-up, once every player's first game has started.
+    warm_up = re.search(r"ramp-up 1 s, warm-up ([\d.]+) s, measured", done.stdout)
+    assert warm_up is not None, done.stdout
+    assert float(warm_up.group(1)) >= 1.0
 
 
 TABLE = """
