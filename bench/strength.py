@@ -35,22 +35,32 @@ sits in seat i mod n and the other level in every other seat, the game is played
 to its end (its deals from `random.Random(seed + i)`, decisions seeded as above), and the line
 reads `T-vs-O table: N games, won W (X % ± h), parity P %`: a shared win counts as its share, and
 parity is 1/n, what an equal player would win.
+
+`--log FILE` keeps a run that takes hours across interruptions: each deal's (or game's) result
+is appended to FILE (JSON lines) as soon as it is known, and a run given an existing log plays
+only the deals it lacks. The log's first line names the pair, the table, the seed, the mode and
+a fingerprint of the code a result depends on (the engine and the bots, data included); a log
+made by other code or settings is refused rather than mixed in. Logs of runs that take more
+than a session are kept in `bench/results/`.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
+import hashlib
 import json
 import math
 import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from app.bots import Level, choose_action, decision_rng
 from app.engine import (
@@ -71,6 +81,98 @@ PAIRS = ("medium-vs-easy", "hard-vs-medium")
 FIGURES = Path(__file__).resolve().parents[1] / "app" / "services" / "strength.json"
 """The measured figures the Fair play page shows (`--record` writes them)."""
 LEVELS = tuple(level.value for level in Level)
+APP = Path(__file__).resolve().parents[1] / "app"
+T = TypeVar("T")
+FINGERPRINTED = ("engine", "bots")
+"""The packages (under `app/`) whose code and data decide every result of a run."""
+
+
+def code_fingerprint(root: Path = APP) -> str:
+    """A digest of every file of the engine and the bots (paths and contents)."""
+    digest = hashlib.sha256()
+    for package in FINGERPRINTED:
+        for path in sorted((root / package).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".json"):
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+class ResultLog:
+    """The results of one run so far, appended to a JSON-lines file one task at a time."""
+
+    def __init__(self, path: Path | None, header: dict[str, object]) -> None:
+        self.path = path
+        self.done: dict[int, list[float]] = {}
+        if path is None:
+            return
+        if path.exists() and path.stat().st_size:
+            lines = path.read_text().splitlines()
+            if json.loads(lines[0]) != header:
+                raise SystemExit(
+                    f"{path} was made by other code or settings ({lines[0]}); "
+                    "remove it or give another --log"
+                )
+            kept = lines[:1]
+            for line in lines[1:]:
+                try:
+                    row = json.loads(line)
+                    self.done[int(row["i"])] = [float(v) for v in row["r"]]
+                except (ValueError, KeyError, TypeError):
+                    continue  # a line cut short when a run was stopped: that task runs again
+                kept.append(line)
+            path.write_text("\n".join(kept) + "\n")
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(header) + "\n")
+
+    def add(self, index: int, values: Sequence[float]) -> None:
+        """Remember task `index`'s result, and append it to the file at once."""
+        self.done[index] = list(values)
+        if self.path is not None:
+            with self.path.open("a") as file:
+                file.write(json.dumps({"i": index, "r": list(values)}) + "\n")
+
+
+def log_header(mode: str, pair: str, table: str, seed: int) -> dict[str, object]:
+    """What a result of a log depends on."""
+    return {"mode": mode, "pair": pair, "table": table, "seed": seed, "code": code_fingerprint()}
+
+
+Task = tuple[str, str, str, int, int]
+"""(table, tested level, other level, seed, index)."""
+
+
+def _indexed(worker: Callable[[Task], T], task: Task) -> tuple[int, T]:
+    """Run one task in a worker process: its index and result."""
+    return task[-1], worker(task)
+
+
+def _run_tasks(
+    worker: Callable[[Task], T],
+    tasks: list[Task],
+    jobs: int,
+    record: Callable[[int, T], None],
+    label: str,
+) -> None:
+    """Run `tasks` in `jobs` processes (in order, or as they finish), passing each result to
+    `record` as soon as it is known; sparse progress on stderr."""
+    step = max(1, len(tasks) // 10)
+    start = time.perf_counter()
+    for count, (index, result) in enumerate(_results(worker, tasks, jobs), start=1):
+        record(index, result)
+        if count % step == 0 or count == len(tasks):
+            elapsed = time.perf_counter() - start
+            print(f"  {label}: {count}/{len(tasks)}, {elapsed:.0f} s", file=sys.stderr, flush=True)
+
+
+def _results(worker: Callable[[Task], T], tasks: list[Task], jobs: int) -> Iterator[tuple[int, T]]:
+    run = functools.partial(_indexed, worker)
+    if jobs <= 1:
+        yield from map(run, tasks)
+        return
+    with multiprocessing.Pool(jobs) as pool:
+        yield from pool.imap_unordered(run, tasks)
 
 
 def table_options(name: str) -> RuleOptions:
@@ -105,7 +207,7 @@ def game_at_hand(options: RuleOptions, deal: Deal, hand_number: int) -> GameStat
     return apply(state, deal)
 
 
-def play_game(task: tuple[str, str, str, int, int]) -> float:
+def play_game(task: Task) -> float:
     """Play game `index` to its end with the tested level in seat index mod n; its share of
     the win (1, a fraction for a shared win, or 0)."""
     table, tested, other, seed, index = task
@@ -128,20 +230,16 @@ def play_game(task: tuple[str, str, str, int, int]) -> float:
     return 1 / len(winners) if seat_of_tested in winners else 0.0
 
 
-def run_games(pair: str, table: str, games: int, jobs: int, seed: int) -> list[float]:
-    """Play every game of one pair, in `jobs` processes, printing sparse progress to stderr."""
+def run_games(
+    pair: str, table: str, games: int, jobs: int, seed: int, log_path: Path | None = None
+) -> list[float]:
+    """Every game's share of the win for one pair (those in the log kept, the others played in
+    `jobs` processes and logged)."""
     tested, other = parse_pair(pair)
-    tasks = [(table, tested, other, seed, i) for i in range(games)]
-    shares: list[float] = []
-    step = max(1, games // 10)
-    start = time.perf_counter()
-    with multiprocessing.Pool(max(1, jobs)) as pool:
-        for share in pool.imap(play_game, tasks):
-            shares.append(share)
-            if len(shares) % step == 0 or len(shares) == games:
-                elapsed = time.perf_counter() - start
-                print(f"  {pair}: {len(shares)}/{games} games, {elapsed:.0f} s", file=sys.stderr)
-    return shares
+    log = ResultLog(log_path, log_header("games", pair, table, seed))
+    tasks = [(table, tested, other, seed, i) for i in range(games) if i not in log.done]
+    _run_tasks(play_game, tasks, jobs, lambda i, share: log.add(i, [share]), f"{pair} games")
+    return [log.done[i][0] for i in range(games)]
 
 
 def play_hand(state: GameState, levels: Sequence[str], game_seed: int) -> tuple[int, ...]:
@@ -170,7 +268,7 @@ class DealResult:
         return self.others - self.tested
 
 
-def play_deal(task: tuple[str, str, str, int, int]) -> DealResult:
+def play_deal(task: Task) -> DealResult:
     """Play deal `index` n times, the tested level in seat j of playing j."""
     table, tested, other, seed, index = task
     options = table_options(table)
@@ -212,29 +310,20 @@ def summarise(results: Sequence[DealResult]) -> PairResult:
     )
 
 
-def run_pair(pair: str, table: str, deals: int, jobs: int, seed: int) -> PairResult:
-    """Play every deal of one pair, in `jobs` processes, printing sparse progress to stderr."""
+def run_pair(
+    pair: str, table: str, deals: int, jobs: int, seed: int, log_path: Path | None = None
+) -> PairResult:
+    """Every deal of one pair (those in the log kept, the others played in `jobs` processes and
+    logged), summarised."""
     tested, other = parse_pair(pair)
-    tasks = [(table, tested, other, seed, i) for i in range(deals)]
-    results: list[DealResult] = []
-    step = max(1, deals // 10)
-    start = time.perf_counter()
+    log = ResultLog(log_path, log_header("deals", pair, table, seed))
+    tasks = [(table, tested, other, seed, i) for i in range(deals) if i not in log.done]
 
-    def progress() -> None:
-        if len(results) % step == 0 or len(results) == deals:
-            elapsed = time.perf_counter() - start
-            print(f"  {pair}: {len(results)}/{deals} deals, {elapsed:.0f} s", file=sys.stderr)
+    def record(index: int, result: DealResult) -> None:
+        log.add(index, [result.tested, result.others])
 
-    if jobs <= 1:
-        for task in tasks:
-            results.append(play_deal(task))
-            progress()
-    else:
-        with multiprocessing.Pool(jobs) as pool:
-            for result in pool.imap(play_deal, tasks, chunksize=4):
-                results.append(result)
-                progress()
-    return summarise(results)
+    _run_tasks(play_deal, tasks, jobs, record, f"{pair} deals")
+    return summarise([DealResult(*log.done[i]) for i in range(deals)])
 
 
 def record_figures(rows: list[dict[str, object]], measured: date, path: Path = FIGURES) -> None:
@@ -260,6 +349,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--record", action="store_true", help="record the figures for the Fair play page"
     )
+    parser.add_argument(
+        "--log", type=Path, help="keep each result in this file and resume from it (one pair)"
+    )
     args = parser.parse_args(argv)
     table_options(args.table)  # validate early
     pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
@@ -267,10 +359,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         parse_pair(pair)
     if args.deals < 1 or args.games < 0:
         raise SystemExit("--deals must be at least 1 and --games at least 0")
+    if args.log is not None and len(pairs) != 1:
+        raise SystemExit("--log keeps the results of one pair")
     if args.games:
         n = table_options(args.table).num_players
         for pair in pairs:
-            shares = run_games(pair, args.table, args.games, args.jobs, args.seed)
+            shares = run_games(pair, args.table, args.games, args.jobs, args.seed, args.log)
             rate = sum(shares) / len(shares)
             half = 1.96 * math.sqrt(rate * (1 - rate) / len(shares))
             print(
@@ -281,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     summary: dict[str, PairResult] = {}
     for pair in pairs:
-        result = run_pair(pair, args.table, args.deals, args.jobs, args.seed)
+        result = run_pair(pair, args.table, args.deals, args.jobs, args.seed, args.log)
         summary[pair] = result
         print(
             f"{pair} {args.table}: {args.deals} deals, tested {result.tested:.2f} points/hand, "

@@ -3,8 +3,13 @@ levels (a few deals and games: the figures themselves come from running the benc
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
+import pytest
+
+from bench import strength
 from tests.bench.helpers import bench_lines
 
 
@@ -36,3 +41,40 @@ def test_whole_games() -> None:
     assert found is not None, lines[-1]
     assert 0 <= float(found.group(1)) <= 3
     assert abs(float(found.group(2)) - 100 * float(found.group(1)) / 3) < 0.06
+
+
+def test_a_logged_run_resumes_where_it_stopped(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    flags = ("--pairs", "medium-vs-easy", "--table", "standard-3", "--log", str(log))
+    run(*flags, "--deals", "2")
+    first = log.read_text().splitlines()
+    assert json.loads(first[0])["code"] == strength.code_fingerprint()
+    assert sorted(json.loads(line)["i"] for line in first[1:]) == [0, 1]
+    # A line cut short by a stopped run is dropped and that deal played again.
+    log.write_text(log.read_text() + '{"i": 2, "r": [1.0')
+    resumed = run(*flags, "--deals", "4", "--jobs", "2")
+    lines = log.read_text().splitlines()
+    assert lines[:3] == first
+    assert sorted(json.loads(line)["i"] for line in lines[1:]) == [0, 1, 2, 3]
+    # The figures equal those of a run without a log.
+    assert resumed == run("--pairs", "medium-vs-easy", "--table", "standard-3", "--deals", "4")
+
+
+def test_a_log_of_other_settings_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    header = strength.log_header("deals", "medium-vs-easy", "standard-3", 0)
+    log.write_text(json.dumps({**header, "code": "0000"}) + "\n")
+    with pytest.raises(SystemExit, match="other code or settings"):
+        strength.main(["--pairs", "medium-vs-easy", "--table", "standard-3", "--log", str(log)])
+    assert log.read_text() == json.dumps({**header, "code": "0000"}) + "\n"
+
+
+def test_the_fingerprint_follows_the_bots_code(tmp_path: Path) -> None:
+    for package in strength.FINGERPRINTED:
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "a.py").write_text("x = 1\n")
+    before = strength.code_fingerprint(tmp_path)
+    (tmp_path / "bots" / "a.py").write_text("x = 2\n")
+    changed = strength.code_fingerprint(tmp_path)
+    (tmp_path / "bots" / "notes.txt").write_text("not code")
+    assert before != changed == strength.code_fingerprint(tmp_path)
