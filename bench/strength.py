@@ -65,9 +65,11 @@ from typing import TypeVar
 from app.bots import Level, choose_action, decision_rng
 from app.engine import (
     PASS_CYCLES,
+    Action,
     Deal,
     GameState,
     Phase,
+    PlayerView,
     RuleOptions,
     apply,
     new_game,
@@ -242,13 +244,31 @@ def run_games(
     return [log.done[i][0] for i in range(games)]
 
 
-def play_hand(state: GameState, levels: Sequence[str], game_seed: int) -> tuple[int, ...]:
-    """Play the dealt hand to its end with a level per seat; return the hand points."""
+Decisions = dict[tuple[str, int, PlayerView], Action]
+"""Decisions already taken in a deal's other playings, by level, action number and view."""
+
+
+def play_hand(
+    state: GameState, levels: Sequence[str], game_seed: int, known: Decisions | None = None
+) -> tuple[int, ...]:
+    """Play the dealt hand to its end with a level per seat; return the hand points.
+
+    A decision is a function of the level, the seat's view and the random stream (seeded by the
+    action number and the seat, which the view names): so a decision found in `known` (taken
+    by the same level in the same view at the same point of another playing of the deal: the
+    other level's passes, and every decision before the playings part) is reused, and every new
+    one is added."""
+    known = {} if known is None else known
     actions = 1  # the deal
     while state.phase in (Phase.PASS, Phase.PLAY, Phase.MOON_CHOICE):
         seat = to_act(state)[0]
-        rng = decision_rng(game_seed, actions, seat)
-        state = apply(state, choose_action(view_for(state, seat), levels[seat], rng))
+        view = view_for(state, seat)
+        key = (levels[seat], actions, view)
+        action = known.get(key)
+        if action is None:
+            action = choose_action(view, levels[seat], decision_rng(game_seed, actions, seat))
+            known[key] = action
+        state = apply(state, action)
         actions += 1
     return state.results[-1].points
 
@@ -278,9 +298,10 @@ def play_deal(task: Task) -> DealResult:
     start = game_at_hand(options, deal, hand_number)
     mine: list[int] = []
     theirs: list[int] = []
+    known: Decisions = {}
     for j in range(n):
         levels = [tested if s == j else other for s in range(n)]
-        hand_points = play_hand(start, levels, seed + index)
+        hand_points = play_hand(start, levels, seed + index, known)
         mine.append(hand_points[j])
         theirs.extend(p for s, p in enumerate(hand_points) if s != j)
     return DealResult(sum(mine) / len(mine), sum(theirs) / len(theirs))

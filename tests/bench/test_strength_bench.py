@@ -4,11 +4,13 @@ levels (a few deals and games: the figures themselves come from running the benc
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
 import pytest
 
+from app.engine import PASS_CYCLES, random_deal
 from bench import strength
 from tests.bench.helpers import bench_lines
 
@@ -78,3 +80,23 @@ def test_the_fingerprint_follows_the_bots_code(tmp_path: Path) -> None:
     changed = strength.code_fingerprint(tmp_path)
     (tmp_path / "bots" / "notes.txt").write_text("not code")
     assert before != changed == strength.code_fingerprint(tmp_path)
+
+
+def test_decisions_shared_between_playings_change_no_result() -> None:
+    # Each playing on its own, nothing shared, gives the same points as play_deal.
+    table, tested, other, seed = "standard-3", "medium", "easy", 5
+    options = strength.table_options(table)
+    for index in range(3):
+        deal = random.Random(seed + index)
+        cycle = len(PASS_CYCLES[options.pass_cycle])
+        start = strength.game_at_hand(options, random_deal(options, deal), index % cycle + 1)
+        alone = [
+            strength.play_hand(start, [tested if s == j else other for s in range(3)], seed + index)
+            for j in range(3)
+        ]
+        mine = sum(points[j] for j, points in enumerate(alone)) / 3
+        theirs = (
+            sum(p for j, points in enumerate(alone) for s, p in enumerate(points) if s != j) / 6
+        )
+        shared = strength.play_deal((table, tested, other, seed, index))
+        assert (shared.tested, shared.others) == (mine, theirs)
