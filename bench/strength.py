@@ -256,7 +256,7 @@ def play_hand(
     A decision is a function of the level, the seat's view and the random stream (seeded by the
     action number and the seat, which the view names): so a decision found in `known` (taken
     by the same level in the same view at the same point of another playing of the deal: the
-    other level's passes, and every decision before the playings part) is reused, and every new
+    other level's passes, and every decision before the playings diverge) is reused, and every new
     one is added."""
     known = {} if known is None else known
     actions = 1  # the deal
