@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from app.engine import RuleOptions, hand_size
 from app.web.i18n import translations
@@ -81,10 +82,15 @@ def play_hand_by_clicking(page: Page) -> int:
         before = page.locator(MY_CARDS).count()
         page.locator(LEGAL).first.click(position={"x": 4, "y": 20})
         played += 1
-        page.wait_for_function(
-            f"() => document.querySelectorAll('{MY_CARDS}').length < {before} || "
-            "document.querySelector('.result') !== null"
-        )
+        try:
+            page.wait_for_function(
+                f"() => document.querySelectorAll('{MY_CARDS}').length < {before} || "
+                "document.querySelector('.result') !== null",
+                timeout=60_000,
+            )
+        except PlaywrightTimeoutError:
+            shot(page, f"stuck-after-card-{played}")  # what the page showed, for the report
+            raise
 
 
 @pytest.mark.parametrize(("preset", "seats", "language", "locale"), TABLES)
