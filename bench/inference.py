@@ -5,7 +5,7 @@
 
 Positions are recorded from self-play games (every seat played by `--players`): plays from the
 second trick on, the seat to play's view and the true layout. At each position `--draws` layouts
-consistent with the view are drawn (`sampler.sample_world`), and three ways weigh them:
+consistent with the view are drawn (`sampler.sample_worlds`), and three ways weigh them:
 
 - uniform: every layout drawn counts the same (every consistent layout equally likely);
 - surprises: the `--keep` least surprising count, the same (Hard: the fewest plays a careful
@@ -36,7 +36,7 @@ import numpy as np
 from app.bots import Level, choose_action, decision_rng, inference
 from app.bots import simulator as sim
 from app.bots.knowledge import know
-from app.bots.sampler import World, sample_world
+from app.bots.sampler import World, sample_worlds
 from app.engine import (
     QUEEN_OF_SPADES,
     GameState,
@@ -89,7 +89,7 @@ def weighed(state: GameState, draws: int, keep: int, rng: random.Random) -> dict
     view = view_for(state, seat)
     k = know(view)
     rules = sim.Rules.of(view.options)
-    drawn = [sample_world(k, rng) for _ in range(draws)]
+    drawn = sample_worlds(k, rng, draws)
     order = np.argsort(inference.surprises(view, k, rules, drawn), kind="stable")[:keep]
     likelihood = inference.log_likelihoods(view, k, rules, drawn)
     weights = np.exp(likelihood - likelihood.max())

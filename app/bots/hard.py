@@ -37,7 +37,7 @@ from app.bots import simulator as sim
 from app.bots.knowledge import Knowledge, know
 from app.bots.moon import choose_moon
 from app.bots.rollout import careful_policy
-from app.bots.sampler import World, sample_world
+from app.bots.sampler import Sampler, World, sample_worlds
 from app.bots.tactics import without
 from app.engine import (
     QUEEN_OF_SPADES,
@@ -237,8 +237,9 @@ def evaluate_passes(
     fixed = np.zeros((w_count, n, 52), dtype=np.int8)
     kitty_points = np.zeros(w_count, dtype=np.int64)
     kitty_penalty = np.zeros(w_count, dtype=np.int64)
+    draw = Sampler(knowledge).draw
     for w in range(w_count):
-        world = sample_world(knowledge, rng)
+        world = draw(rng)
         dealt: list[list[Card]] = []
         passes: list[tuple[Card, ...]] = []
         for s in range(n):
@@ -342,7 +343,7 @@ def _likely_worlds(
     the least surprising (earlier ones on ties), once each; or, if `weigh`, drawn again in
     proportion to their likelihood (a layout drawn again several times is imagined once and
     counts that many times)."""
-    drawn = [sample_world(knowledge, rng) for _ in range(size * max(1, per_world))]
+    drawn = sample_worlds(knowledge, rng, size * max(1, per_world))
     if per_world <= 1:
         return drawn, np.ones(len(drawn))
     if weigh:
@@ -416,9 +417,9 @@ def _batch(view: PlayerView, k: Knowledge, rules: sim.Rules, worlds: list[World]
     """The simulator batch of the current position, one row per imagined world."""
     n = view.num_players
     m = len(worlds)
-    hands = np.zeros((m, n, 52), dtype=np.int8)
-    for w, world in enumerate(worlds):
-        hands[w] = sim.counts_of(view.options, [[c.index for c in h] for h in world.hands])
+    hands = sim.counts_of_many(
+        view.options, [[[c.index for c in h] for h in world.hands] for world in worlds]
+    )
     points = np.tile(np.asarray(k.points_taken, dtype=np.int64), (m, 1))
     penalty = np.tile(np.asarray(k.penalty_taken, dtype=np.int64), (m, 1))
     kitty_points = np.array([points_of(view.options, w.kitty) for w in worlds], dtype=np.int64)

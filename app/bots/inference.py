@@ -125,12 +125,11 @@ def _replay(
         return misses, choices, seats, model
     options = view.options
     n = view.num_players
-    hands = np.zeros((len(worlds), n, 52), dtype=np.int8)
-    for w, world in enumerate(worlds):
-        hands[w] = sim.counts_of(
-            options,
-            [[c.index for c in (*world.hands[s], *k.played_by[s])] for s in range(n)],
-        )
+    played = [[c.index for c in k.played_by[s]] for s in range(n)]
+    hands = sim.counts_of_many(
+        options,
+        [[[c.index for c in world.hands[s]] + played[s] for s in range(n)] for world in worlds],
+    )
     kitty = (
         np.full(len(worlds), view.kitty_size > 0),
         np.array([points_of(options, w.kitty) for w in worlds], dtype=np.int64),

@@ -52,9 +52,38 @@ TOP_SPADE = (SUIT == SPADES) & (RANK > 12)
 SUIT_ONE_HOT = np.stack([s == SUIT for s in range(4)], axis=1).astype(np.float64)  # (52, 4)
 
 
+QS_ONLY = (np.arange(52) == QS)[None, :]
+"""A (1, 52) mask of the queen of spades: a feature of that card alone."""
+
+
 def features(b: sim.Batch, legal: sim.BoolArray) -> np.ndarray:
     """The features of every card for the seat to play in every row, shape (rows, 52, F); only
     legal cards matter."""
+    f = np.zeros((b.size, 52, len(FEATURES)))
+    for i, column in _columns(b, legal):
+        f[:, :, i] = column
+    return f
+
+
+def log_probabilities(b: sim.Batch, legal: sim.BoolArray, weights: np.ndarray) -> np.ndarray:
+    """log P(card) for the seat to play in every row (−inf for illegal cards), shape (rows, 52).
+
+    The logits are summed feature by feature (`features(b, legal) @ weights` without building
+    the (rows, 52, F) array)."""
+    logits = np.zeros((b.size, 52))
+    for i, column in _columns(b, legal):
+        if weights[i]:
+            logits += weights[i] * column
+    logits = np.where(legal, logits, -np.inf)
+    top = logits.max(axis=1, keepdims=True)
+    return np.asarray(
+        logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True)), dtype=np.float64
+    )
+
+
+def _columns(b: sim.Batch, legal: sim.BoolArray) -> list[tuple[int, np.ndarray]]:
+    """The features that can be non-zero in this position, as (index in `FEATURES`, values
+    broadcastable to (rows, 52))."""
     m = b.size
     rows = np.arange(m)
     seat = b.to_play()
@@ -62,19 +91,19 @@ def features(b: sim.Batch, legal: sim.BoolArray) -> np.ndarray:
     holds_queen = own[:, QS]
     unseen_queen = (b.rules.copies - b.queens_played - b.hands[rows, seat, QS]) > 0
     length = (own.astype(np.float64) @ SUIT_ONE_HOT)[:, SUIT]  # (m, 52)
-    f = np.zeros((m, 52, len(FEATURES)))
     if b.k == 0:
         ranked = np.where(own, RANK[None, :], 99)
         lowest = np.stack([ranked[:, SUIT_MASKS[s]].min(axis=1) for s in range(4)], axis=1)
-        f[:, :, 0] = RANKF
-        f[:, :, 1] = IS_HEART
-        f[:, QS, 2] = 1.0
-        f[:, :, 3] = LOW_SPADE[None, :] & holds_queen[:, None]
-        f[:, :, 4] = LOW_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]
-        f[:, :, 5] = TOP_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]
-        f[:, :, 6] = length / 13.0
-        f[:, :, 7] = RANK[None, :] == lowest[:, SUIT]
-        return f
+        return [
+            (0, RANKF[None, :]),
+            (1, IS_HEART[None, :]),
+            (2, QS_ONLY),
+            (3, LOW_SPADE[None, :] & holds_queen[:, None]),
+            (4, LOW_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]),
+            (5, TOP_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]),
+            (6, length / 13.0),
+            (7, RANK[None, :] == lowest[:, SUIT]),
+        ]
     led = SUIT[b.plays[:, 0]]
     following = (own & SUIT_MASKS[led]).any(axis=1)
     win = sim.winning_rank(b)
@@ -85,30 +114,21 @@ def features(b: sim.Batch, legal: sim.BoolArray) -> np.ndarray:
     ducks = legal & same & ~wins
     highest_duck = np.where(ducks, RANK[None, :], 0).max(axis=1)
     follow = np.asarray(following)[:, None]
-    f[:, :, 8] = np.where(follow, RANKF[None, :], 0.0)
-    f[:, :, 9] = follow & wins
-    f[:, :, 10] = follow & wins & (points > 0)[:, None]
-    f[:, :, 11] = follow & ducks & (RANK[None, :] == highest_duck[:, None])
-    f[:, :, 12] = follow & wins & last
-    f[:, QS, 13] = following
-    f[:, QS, 14] = following & (win > 12)
     discard = ~follow
-    f[:, QS, 15] = ~following
-    f[:, :, 16] = np.where(discard & IS_HEART[None, :], RANKF[None, :], 0.0)
-    f[:, :, 17] = np.where(discard, RANKF[None, :], 0.0)
-    f[:, :, 18] = discard & TOP_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]
-    f[:, :, 19] = discard & (length <= 2)
-    return f
-
-
-def log_probabilities(b: sim.Batch, legal: sim.BoolArray, weights: np.ndarray) -> np.ndarray:
-    """log P(card) for the seat to play in every row (−inf for illegal cards), shape (rows, 52)."""
-    logits = features(b, legal) @ weights
-    logits = np.where(legal, logits, -np.inf)
-    top = logits.max(axis=1, keepdims=True)
-    return np.asarray(
-        logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True)), dtype=np.float64
-    )
+    return [
+        (8, np.where(follow, RANKF[None, :], 0.0)),
+        (9, follow & wins),
+        (10, follow & wins & (points > 0)[:, None]),
+        (11, follow & ducks & (RANK[None, :] == highest_duck[:, None])),
+        (12, follow & wins & last),
+        (13, QS_ONLY & follow),
+        (14, QS_ONLY & (following & (win > 12))[:, None]),
+        (15, QS_ONLY & discard),
+        (16, np.where(discard & IS_HEART[None, :], RANKF[None, :], 0.0)),
+        (17, np.where(discard, RANKF[None, :], 0.0)),
+        (18, discard & TOP_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]),
+        (19, discard & (length <= 2)),
+    ]
 
 
 @cache

@@ -1,6 +1,7 @@
 """Hidden-card layouts consistent with a view (the Hard player's "imagined" deals).
 
-`sample_world(knowledge, rng)` deals the cards a seat has not seen to the places they can be:
+`sample_world(knowledge, rng)` deals the cards a seat has not seen to the places they can be
+(`sample_worlds` and a `Sampler` draw many for one view, working out the places once):
 other seats' hands (each keeps its size, receives no card of a suit it showed void in, and holds
 the cards this seat passed it), the committed but unexchanged passes of other seats, and the face-
 down kitty. Two identical cards of Cancellation Hearts are handled as counts. `to_state` turns a
@@ -13,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter, deque
 from dataclasses import dataclass
+from operator import attrgetter
 
 from app.bots.knowledge import Knowledge
 from app.engine import (
@@ -56,90 +58,117 @@ class ImpossibleViewError(ValueError):
 
 def sample_world(knowledge: Knowledge, rng: random.Random) -> World:
     """A random layout of the hidden cards consistent with everything the seat knows."""
-    view = knowledge.view
-    n = view.num_players
-    me = view.seat
-    none: frozenset[Card] = frozenset()
-    slots: list[_Slot] = []
-    hand_slot: dict[int, int] = {}
-    pass_slot: dict[int, int] = {}
-    pool = Counter(knowledge.unseen)
-    for seat in range(n):
-        if seat == me:
-            continue
-        known = knowledge.known[seat]
-        pool.subtract(known)
-        hand_slot[seat] = len(slots)
-        size = view.hand_sizes[seat] - sum(known.values())
-        slots.append(_Slot(size, knowledge.voids[seat], knowledge.forbidden[seat]))
-        if view.phase is Phase.PASS and view.passes_committed[seat]:
-            pass_slot[seat] = len(slots)
-            slots.append(_Slot(view.options.pass_count, frozenset(), none))
-    kitty_slot = None
-    if view.kitty is None and view.kitty_size:
-        kitty_slot = len(slots)
-        slots.append(_Slot(view.kitty_size, frozenset(), none))
-    cards = sorted(pool.elements())
-    if any(k < 0 for k in pool.values()) or len(cards) != sum(s.capacity for s in slots):
-        raise ImpossibleViewError("the hidden cards do not fit the hidden places")
-    placed = _assign(cards, slots, rng)
-
-    hands: list[Hand] = []
-    for seat in range(n):
-        if seat == me:
-            hands.append(view.hand)
-        else:
-            hands.append(
-                tuple(sorted([*knowledge.known[seat].elements(), *placed[hand_slot[seat]]]))
-            )
-    passes = tuple(
-        tuple(sorted(placed[pass_slot[s]])) if s in pass_slot else None for s in range(n)
-    )
-    kitty = tuple(sorted(placed[kitty_slot])) if kitty_slot is not None else (view.kitty or ())
-    return World(tuple(hands), kitty, passes)
+    return Sampler(knowledge).draw(rng)
 
 
-def _assign(cards: list[Card], slots: list[_Slot], rng: random.Random) -> list[list[Card]]:
-    """Put every card in a slot that accepts it, filling each slot exactly.
+def sample_worlds(knowledge: Knowledge, rng: random.Random, count: int) -> list[World]:
+    """`count` layouts, as `sample_world` draws them one after another."""
+    draw = Sampler(knowledge).draw
+    return [draw(rng) for _ in range(count)]
 
-    Cards go in random order, most constrained first, each to an open slot chosen with weight
-    equal to its free room (a uniform deal when nothing is constrained). When every accepting slot
-    is full, an augmenting path moves cards along to make room, so a layout is found whenever one
-    exists.
-    """
-    order = cards[:]
-    rng.shuffle(order)
-    banned = set().union(*(s.banned_cards for s in slots))
-    by_suit = {
-        suit: [j for j, s in enumerate(slots) if suit not in s.banned_suits] for suit in Suit
-    }
-    eligible = {
-        c: [j for j, s in enumerate(slots) if s.accepts(c)] if c in banned else by_suit[c.suit]
-        for c in set(order)
-    }
-    order.sort(key=lambda c: len(eligible[c]))
-    room = [s.capacity for s in slots]
-    placed: list[list[Card]] = [[] for _ in slots]
-    everywhere = len(slots)
-    free = [c for c in order if len(eligible[c]) == everywhere]
-    if free:
+
+_INDEX = attrgetter("index")
+"""The sort key of cards (their order), without a Python call per comparison."""
+
+
+class Sampler:
+    """Draws layouts for one view: the places, their room and what each may take are worked
+    out once, so each layout costs only its shuffle and the placing of its cards."""
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        view = knowledge.view
+        n = view.num_players
+        me = view.seat
+        none: frozenset[Card] = frozenset()
+        slots: list[_Slot] = []
+        self._hand_slot: dict[int, int] = {}
+        self._pass_slot: dict[int, int] = {}
+        pool = Counter(knowledge.unseen)
+        for seat in range(n):
+            if seat == me:
+                continue
+            known = knowledge.known[seat]
+            pool.subtract(known)
+            self._hand_slot[seat] = len(slots)
+            size = view.hand_sizes[seat] - sum(known.values())
+            slots.append(_Slot(size, knowledge.voids[seat], knowledge.forbidden[seat]))
+            if view.phase is Phase.PASS and view.passes_committed[seat]:
+                self._pass_slot[seat] = len(slots)
+                slots.append(_Slot(view.options.pass_count, frozenset(), none))
+        self._kitty_slot = None
+        if view.kitty is None and view.kitty_size:
+            self._kitty_slot = len(slots)
+            slots.append(_Slot(view.kitty_size, frozenset(), none))
+        cards = sorted(pool.elements())
+        if any(k < 0 for k in pool.values()) or len(cards) != sum(s.capacity for s in slots):
+            raise ImpossibleViewError("the hidden cards do not fit the hidden places")
+        self._knowledge = knowledge
+        self._slots = slots
+        self._cards = cards
+        banned = set().union(*(s.banned_cards for s in slots))
+        by_suit = {
+            suit: [j for j, s in enumerate(slots) if suit not in s.banned_suits] for suit in Suit
+        }
+        self._eligible = {
+            c: [j for j, s in enumerate(slots) if s.accepts(c)] if c in banned else by_suit[c.suit]
+            for c in set(cards)
+        }
+        self._choices = {c: len(places) for c, places in self._eligible.items()}
+        self._constrained = sum(1 for c in cards if self._choices[c] < len(slots))
+        self._known = {seat: list(knowledge.known[seat].elements()) for seat in self._hand_slot}
+
+    def draw(self, rng: random.Random) -> World:
+        """A random layout of the hidden cards consistent with everything the seat knows."""
+        view = self._knowledge.view
+        placed = self._assign(rng)
+        hands: list[Hand] = []
+        for seat in range(view.num_players):
+            if seat == view.seat:
+                hands.append(view.hand)
+            else:
+                held = [*self._known[seat], *placed[self._hand_slot[seat]]]
+                hands.append(tuple(sorted(held, key=_INDEX)))
+        passes = tuple(
+            tuple(sorted(placed[self._pass_slot[s]], key=_INDEX)) if s in self._pass_slot else None
+            for s in range(view.num_players)
+        )
+        kitty = view.kitty or ()
+        if self._kitty_slot is not None:
+            kitty = tuple(sorted(placed[self._kitty_slot], key=_INDEX))
+        return World(tuple(hands), kitty, passes)
+
+    def _assign(self, rng: random.Random) -> list[list[Card]]:
+        """Put every card in a slot that accepts it, filling each slot exactly.
+
+        Cards go in random order, most constrained first, each to an open slot chosen with
+        weight equal to its free room (a uniform deal when nothing is constrained). When every
+        accepting slot is full, an augmenting path moves cards along to make room, so a layout
+        is found whenever one exists.
+        """
+        slots = self._slots
+        eligible = self._eligible
+        order = self._cards[:]
+        rng.shuffle(order)
+        order.sort(key=self._choices.__getitem__)
+        room = [s.capacity for s in slots]
+        placed: list[list[Card]] = [[] for _ in slots]
         # Cards every slot accepts come last: dealing them one by one with weights equal to the
         # free room is the same as cutting their (already shuffled) order into the free room.
-        order = order[: len(order) - len(free)]
-    for c in order:
-        open_slots = [j for j in eligible[c] if room[j] > 0]
-        if open_slots:
-            j = rng.choices(open_slots, weights=[room[j] for j in open_slots])[0]
-            placed[j].append(c)
-            room[j] -= 1
-            continue
-        if not _augment(c, eligible, placed, room, slots):
-            raise ImpossibleViewError(f"no place can take {c}")
-    start = 0
-    for j, free_room in enumerate(room):
-        placed[j].extend(free[start : start + free_room])
-        start += free_room
-    return placed
+        free = order[self._constrained :]
+        for c in order[: self._constrained]:
+            open_slots = [j for j in eligible[c] if room[j] > 0]
+            if open_slots:
+                j = rng.choices(open_slots, weights=[room[j] for j in open_slots])[0]
+                placed[j].append(c)
+                room[j] -= 1
+                continue
+            if not _augment(c, eligible, placed, room, slots):
+                raise ImpossibleViewError(f"no place can take {c}")
+        start = 0
+        for j, free_room in enumerate(room):
+            placed[j].extend(free[start : start + free_room])
+            start += free_room
+        return placed
 
 
 def _augment(

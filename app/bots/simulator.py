@@ -447,7 +447,21 @@ def play_out(b: Batch, policy: Policy, rng: np.random.Generator) -> None:
 
 def counts_of(options: RuleOptions, hands: Sequence[Sequence[int]]) -> npt.NDArray[np.int8]:
     """Card counts (n, 52) from lists of card indexes per seat."""
-    out = np.zeros((options.num_players, 52), dtype=np.int8)
-    for seat, cards in enumerate(hands):
-        np.add.at(out[seat], np.asarray(cards, dtype=np.int64), 1)
-    return out
+    counts: npt.NDArray[np.int8] = counts_of_many(options, [hands])[0]
+    return counts
+
+
+def counts_of_many(
+    options: RuleOptions, layouts: Sequence[Sequence[Sequence[int]]]
+) -> npt.NDArray[np.int8]:
+    """Card counts (layouts, n, 52) of many layouts, each a list of card indexes per seat."""
+    n = options.num_players
+    flat = [
+        (w * n + seat) * 52 + c
+        for w, hands in enumerate(layouts)
+        for seat, cards in enumerate(hands)
+        for c in cards
+    ]
+    size = len(layouts) * n * 52
+    counts = np.bincount(np.asarray(flat, dtype=np.int64), minlength=size)
+    return counts.astype(np.int8).reshape(len(layouts), n, 52)

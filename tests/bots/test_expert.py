@@ -266,6 +266,10 @@ def test_the_opponent_model_is_a_distribution_over_legal_cards() -> None:
         log_p = opponent.log_probabilities(batch, legal, weights)
         assert np.isneginf(log_p[~legal]).all()
         assert np.exp(log_p[legal]).sum() == pytest.approx(1.0)
+        # The same as the features the model was fitted on, weighted (a log-softmax).
+        logits = opponent.features(batch, legal)[legal] @ weights
+        expected = logits - np.log(np.exp(logits).sum())
+        assert log_p[legal] == pytest.approx(expected)
 
 
 def test_the_opponent_model_predicts_hard_better_than_chance() -> None:

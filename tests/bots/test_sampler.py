@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.bots.knowledge import know
-from app.bots.sampler import sample_world, to_state
+from app.bots.sampler import World, sample_world, sample_worlds, to_state
 from app.engine import (
     Card,
     GameState,
@@ -57,10 +57,22 @@ def shown_voids(view: PlayerView) -> list[set[Suit]]:
     return voids
 
 
-def check_world(state: GameState, seat: int, rng: random.Random) -> None:
+def check_worlds(state: GameState, seat: int, rng: random.Random) -> None:
+    """A layout drawn alone, and a few drawn at once (`sample_worlds`, the same as drawing them
+    one after another), are all consistent with the view."""
+    knowledge = know(view_for(state, seat))
+    check_world(state, seat, sample_world(knowledge, rng))
+    seed = rng.getrandbits(32)
+    drawn = sample_worlds(knowledge, random.Random(seed), 3)
+    again = random.Random(seed)
+    assert drawn == [sample_world(knowledge, again) for _ in range(3)]
+    for world in drawn:
+        check_world(state, seat, world)
+
+
+def check_world(state: GameState, seat: int, world: World) -> None:
     view = view_for(state, seat)
     knowledge = know(view)
-    world = sample_world(knowledge, rng)
     assert view_for(to_state(knowledge, world), seat) == view
     assert world.hands[seat] == view.hand
     voids = shown_voids(view)
@@ -95,7 +107,7 @@ def test_sampled_worlds_are_consistent_with_the_view(table: RuleOptions, seed: i
     while not state.is_over and state.hand_number <= 3:
         if state.phase in (Phase.PASS, Phase.PLAY):
             for seat in to_act(state):
-                check_world(state, seat, rng)
+                check_worlds(state, seat, rng)
                 checked += 1
         state = random_step(state, rng)
     assert checked > 20
@@ -131,4 +143,4 @@ def test_passed_opening_club_is_known_once() -> None:
     assert knowledge.known[1][two_clubs] == 1
     rng = random.Random(5)
     for _ in range(10):
-        check_world(state, 0, rng)
+        check_worlds(state, 0, rng)
