@@ -4,6 +4,7 @@
                              [--pairs medium-vs-easy,hard-vs-medium] [--jobs 1] [--seed 0]
     python -m bench.strength --pairs expert-vs-hard --deals 2000 --jobs 2
     python -m bench.strength --pairs expert-vs-hard --games 500 --jobs 2
+    python -m bench.strength --compare new.jsonl bench/results/expert-vs-hard-standard-4.jsonl
 
 Any two levels make a pair (easy, medium, hard, expert); the default pairs are the two whose
 figures take minutes, not hours.
@@ -42,6 +43,12 @@ only the deals it lacks. The log's first line names the pair, the table, the see
 a fingerprint of the code a result depends on (the engine and the bots, data included); a log
 made by other code or settings is refused rather than mixed in. Logs of runs that take more
 than a session are kept in `bench/results/`.
+
+`--compare LOG BASE` reads two logs of the same pair, table and seed, made by different code (a
+change to a level, and the code before it), and prints both D over the deals they have in common
+and the change's effect paired deal by deal: `compare: N deals in common (K with the same
+result), D A ± a against B ± b, difference X ± x points/hand`. Pairing removes each deal's own
+luck, so the interval of the difference is narrower than either D's.
 """
 
 from __future__ import annotations
@@ -347,6 +354,67 @@ def run_pair(
     return summarise([DealResult(*log.done[i]) for i in range(deals)])
 
 
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Two logs of the same deals, each made by its version of the code, deal by deal."""
+
+    deals: int
+    """Deals both logs hold."""
+    first: PairResult
+    second: PairResult
+    difference: float
+    """The first log's D minus the second's, over the same deals."""
+    half_width: float
+    """The 95 % half-width of that difference, paired deal by deal (the same deal's luck
+    cancels)."""
+    identical: int
+    """Deals with the same result in both (every decision likely the same)."""
+
+
+def read_log(path: Path) -> tuple[dict[str, object], dict[int, list[float]]]:
+    """A log's header and its results by task index (a line cut short is skipped)."""
+    lines = path.read_text().splitlines()
+    if not lines:
+        raise SystemExit(f"{path} is empty")
+    results: dict[int, list[float]] = {}
+    for line in lines[1:]:
+        try:
+            row = json.loads(line)
+            results[int(row["i"])] = [float(v) for v in row["r"]]
+        except (ValueError, KeyError, TypeError):
+            continue
+    return json.loads(lines[0]), results
+
+
+def compare_logs(first: Path, second: Path) -> Comparison:
+    """Compare two deal logs of the same pair, table and seed (by any code): the way to tell
+    whether a change to a level made it stronger, paired deal by deal."""
+    (head_a, a), (head_b, b) = read_log(first), read_log(second)
+    for key in ("mode", "pair", "table", "seed"):
+        if head_a.get(key) != head_b.get(key):
+            raise SystemExit(f"the logs differ in {key}: {head_a.get(key)} and {head_b.get(key)}")
+    if head_a.get("mode") != "deals":
+        raise SystemExit("only logs of deals are compared")
+    common = sorted(set(a) & set(b))
+    if len(common) < 2:
+        raise SystemExit("the logs have fewer than two deals in common")
+    first_results = [DealResult(*a[i]) for i in common]
+    second_results = [DealResult(*b[i]) for i in common]
+    paired = [
+        x.difference - y.difference for x, y in zip(first_results, second_results, strict=True)
+    ]
+    mean = sum(paired) / len(paired)
+    var = sum((d - mean) ** 2 for d in paired) / (len(paired) - 1)
+    return Comparison(
+        deals=len(common),
+        first=summarise(first_results),
+        second=summarise(second_results),
+        difference=mean,
+        half_width=1.96 * math.sqrt(var / len(paired)),
+        identical=sum(1 for i in common if a[i] == b[i]),
+    )
+
+
 def record_figures(rows: list[dict[str, object]], measured: date, path: Path = FIGURES) -> None:
     """Put `rows` (one per pair and table, measured on `measured`) into the figures file, in
     place of earlier figures of the same pair and table."""
@@ -373,7 +441,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--log", type=Path, help="keep each result in this file and resume from it (one pair)"
     )
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("LOG", "BASE"),
+        help="compare two logs of the same deals (a change and the code before it) and stop",
+    )
     args = parser.parse_args(argv)
+    if args.compare:
+        c = compare_logs(*args.compare)
+        print(
+            f"compare: {c.deals} deals in common ({c.identical} with the same result), "
+            f"D {c.first.difference:.2f} ± {c.first.half_width:.2f} against "
+            f"{c.second.difference:.2f} ± {c.second.half_width:.2f}, "
+            f"difference {c.difference:+.2f} ± {c.half_width:.2f} points/hand"
+        )
+        return
     table_options(args.table)  # validate early
     pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
     for pair in pairs:

@@ -100,3 +100,36 @@ def test_decisions_shared_between_playings_change_no_result() -> None:
         )
         shared = strength.play_deal((table, tested, other, seed, index))
         assert (shared.tested, shared.others) == (mine, theirs)
+
+
+def write_log(path: Path, code: str, results: dict[int, list[float]], table: str = "x") -> Path:
+    header = {"mode": "deals", "pair": "expert-vs-hard", "table": table, "seed": 0, "code": code}
+    rows = [json.dumps({"i": i, "r": r}) for i, r in results.items()]
+    path.write_text("\n".join([json.dumps(header), *rows, '{"i": 9, "r": [1']) + "\n")
+    return path
+
+
+def test_two_logs_of_the_same_deals_are_compared_deal_by_deal(tmp_path: Path) -> None:
+    # D per deal: new 2, 4, 0 (deal 3 only in new); base 1, 1, 0 (deal 4 only in base).
+    new = write_log(
+        tmp_path / "new.jsonl",
+        "aaaa",
+        {0: [5.0, 7.0], 1: [4.0, 8.0], 2: [6.0, 6.0], 3: [0.0, 9.0]},
+    )
+    base = write_log(
+        tmp_path / "base.jsonl", "bbbb", {2: [6.0, 6.0], 0: [6.0, 7.0], 1: [7.0, 8.0], 4: [0, 1]}
+    )
+    c = strength.compare_logs(new, base)
+    assert (c.deals, c.identical) == (3, 1)
+    assert c.first.difference == pytest.approx(2.0) and c.second.difference == pytest.approx(2 / 3)
+    # Paired differences 1, 3, 0: mean 4/3, sd sqrt(7/3).
+    assert c.difference == pytest.approx(4 / 3)
+    assert c.half_width == pytest.approx(1.96 * (7 / 3) ** 0.5 / 3**0.5)
+    lines = run("--compare", str(new), str(base))
+    assert lines == [
+        "compare: 3 deals in common (1 with the same result), D 2.00 ± 2.26 against "
+        "0.67 ± 0.65, difference +1.33 ± 1.73 points/hand"
+    ]
+    other_table = write_log(tmp_path / "other.jsonl", "aaaa", {0: [5.0, 7.0]}, table="y")
+    with pytest.raises(SystemExit, match="differ in table"):
+        strength.compare_logs(new, other_table)
