@@ -124,11 +124,10 @@ class ResultLog:
                 )
             kept = lines[:1]
             for line in lines[1:]:
-                try:
-                    row = json.loads(line)
-                    self.done[int(row["i"])] = [float(v) for v in row["r"]]
-                except (ValueError, KeyError, TypeError):
+                row = _result_row(line)
+                if row is None:
                     continue  # a line cut short when a run was stopped: that task runs again
+                self.done[row[0]] = row[1]
                 kept.append(line)
             path.write_text("\n".join(kept) + "\n")
         else:
@@ -141,6 +140,15 @@ class ResultLog:
         if self.path is not None:
             with self.path.open("a") as file:
                 file.write(json.dumps({"i": index, "r": list(values)}) + "\n")
+
+
+def _result_row(line: str) -> tuple[int, list[float]] | None:
+    """A log line's task index and result (None for a line cut short)."""
+    try:
+        row = json.loads(line)
+        return int(row["i"]), [float(v) for v in row["r"]]
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def log_header(mode: str, pair: str, table: str, seed: int) -> dict[str, object]:
@@ -327,15 +335,21 @@ class PairResult:
 def summarise(results: Sequence[DealResult]) -> PairResult:
     """Means and the 95 % confidence half-width of D."""
     count = len(results)
-    diffs = [r.difference for r in results]
-    mean_d = sum(diffs) / count
-    var = sum((d - mean_d) ** 2 for d in diffs) / (count - 1) if count > 1 else 0.0
+    mean_d, half_width = mean_and_half_width([r.difference for r in results])
     return PairResult(
         tested=sum(r.tested for r in results) / count,
         others=sum(r.others for r in results) / count,
         difference=mean_d,
-        half_width=1.96 * math.sqrt(var) / math.sqrt(count),
+        half_width=half_width,
     )
+
+
+def mean_and_half_width(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and its 95 % half-width, 1.96 × sd / sqrt(n) (0 for a single value)."""
+    count = len(values)
+    mean = sum(values) / count
+    var = sum((v - mean) ** 2 for v in values) / (count - 1) if count > 1 else 0.0
+    return mean, 1.96 * math.sqrt(var) / math.sqrt(count)
 
 
 def run_pair(
@@ -376,14 +390,8 @@ def read_log(path: Path) -> tuple[dict[str, object], dict[int, list[float]]]:
     lines = path.read_text().splitlines()
     if not lines:
         raise SystemExit(f"{path} is empty")
-    results: dict[int, list[float]] = {}
-    for line in lines[1:]:
-        try:
-            row = json.loads(line)
-            results[int(row["i"])] = [float(v) for v in row["r"]]
-        except (ValueError, KeyError, TypeError):
-            continue
-    return json.loads(lines[0]), results
+    rows = [row for row in map(_result_row, lines[1:]) if row is not None]
+    return json.loads(lines[0]), dict(rows)
 
 
 def compare_logs(first: Path, second: Path) -> Comparison:
@@ -400,17 +408,15 @@ def compare_logs(first: Path, second: Path) -> Comparison:
         raise SystemExit("the logs have fewer than two deals in common")
     first_results = [DealResult(*a[i]) for i in common]
     second_results = [DealResult(*b[i]) for i in common]
-    paired = [
-        x.difference - y.difference for x, y in zip(first_results, second_results, strict=True)
-    ]
-    mean = sum(paired) / len(paired)
-    var = sum((d - mean) ** 2 for d in paired) / (len(paired) - 1)
+    mean, half_width = mean_and_half_width(
+        [x.difference - y.difference for x, y in zip(first_results, second_results, strict=True)]
+    )
     return Comparison(
         deals=len(common),
         first=summarise(first_results),
         second=summarise(second_results),
         difference=mean,
-        half_width=1.96 * math.sqrt(var / len(paired)),
+        half_width=half_width,
         identical=sum(1 for i in common if a[i] == b[i]),
     )
 

@@ -37,7 +37,7 @@ from app.bots import simulator as sim
 from app.bots.knowledge import Knowledge, know
 from app.bots.moon import choose_moon
 from app.bots.rollout import careful_policy
-from app.bots.sampler import Sampler, World, sample_worlds
+from app.bots.sampler import World, sample_worlds
 from app.bots.tactics import without
 from app.engine import (
     QUEEN_OF_SPADES,
@@ -237,9 +237,7 @@ def evaluate_passes(
     fixed = np.zeros((w_count, n, 52), dtype=np.int8)
     kitty_points = np.zeros(w_count, dtype=np.int64)
     kitty_penalty = np.zeros(w_count, dtype=np.int64)
-    draw = Sampler(knowledge).draw
-    for w in range(w_count):
-        world = draw(rng)
+    for w, world in enumerate(sample_worlds(knowledge, rng, w_count)):
         dealt: list[list[Card]] = []
         passes: list[tuple[Card, ...]] = []
         for s in range(n):
