@@ -73,7 +73,10 @@ class Budget:
     worlds: int = 64
     """Layouts of the hidden cards to imagine (each played out once per legal card)."""
     round_size: int = 32
-    """Layouts imagined together in one batch of the simulator."""
+    """Layouts chosen together: the kept ones of a round are chosen among its own draws. The
+    rounds' layouts are then played out in one batch of the simulator (fewer, larger array
+    operations), except in an exact endgame, solved round by round (`exact_rows` bounds one
+    round)."""
     end_weight: float = 30.0
     """Points a win (or loss) of the game at the end of this hand is worth in the evaluation."""
     candidates_per_world: int = 2
@@ -308,20 +311,23 @@ def appraise(
     np_rng = np.random.default_rng(rng.getrandbits(64))
     totals = np.zeros(len(candidates))
     own = np.zeros(len(candidates))
-    count = 0
     # Cancellation: many seats to replay, and a face-down kitty the replayed habits do not count.
     per_world = budget.candidates_per_world
     if view.options.is_cancellation and not budget.weigh_layouts:
         per_world = 1
-    while count < budget.worlds:
-        size = min(budget.round_size, budget.worlds - count)
-        worlds, times = _likely_worlds(
-            view, knowledge, rules, rng, size, per_world, budget.weigh_layouts
-        )
+    count, step = budget.worlds, budget.round_size
+    sizes = [min(step, count - start) for start in range(0, count, step)]
+    rounds = _likely_worlds(view, knowledge, rules, rng, sizes, per_world, budget.weigh_layouts)
+    exact = 0 < len(view.hand) <= budget.exact_cards
+    for group in [[r] for r in rounds] if exact else [rounds]:
+        worlds = [world for kept, _ in group for world in kept]
         utility, points = _round(view, knowledge, rules, worlds, candidates, np_rng, budget)
-        totals += (utility * times[:, None]).sum(axis=0)
-        own += (points * times[:, None]).sum(axis=0)
-        count += size
+        start = 0
+        for kept, times in group:  # summed round by round, as ever: the same totals to the bit
+            end = start + len(kept)
+            totals += (utility[start:end] * times[:, None]).sum(axis=0)
+            own += (points[start:end] * times[:, None]).sum(axis=0)
+            start = end
     return {
         c: Estimate(float(t / count), float(p / count))
         for c, t, p in zip(candidates, totals, own, strict=True)
@@ -333,23 +339,41 @@ def _likely_worlds(
     knowledge: Knowledge,
     rules: sim.Rules,
     rng: random.Random,
-    size: int,
+    sizes: list[int],
     per_world: int,
     weigh: bool = False,
-) -> tuple[list[World], np.ndarray]:
-    """`size` layouts from `size * per_world` drawn, each with the number of times it counts:
-    the least surprising (earlier ones on ties), once each; or, if `weigh`, drawn again in
-    proportion to their likelihood (a layout drawn again several times is imagined once and
-    counts that many times)."""
-    drawn = sample_worlds(knowledge, rng, size * max(1, per_world))
+) -> list[tuple[list[World], np.ndarray]]:
+    """For each round of `sizes`, that many layouts from `size * per_world` drawn, each with the
+    number of times it counts: the least surprising of the round's draws (earlier ones on ties),
+    once each; or, if `weigh`, drawn again in proportion to their likelihood (a layout drawn
+    again several times is imagined once and counts that many times).
+
+    The rounds draw from `rng` one after another. The surprises of every round are counted in
+    one replay, as they use no randomness; the likelihoods are weighed round by round, since
+    each round's resampling draws from `rng` before the next round's layouts."""
     if per_world <= 1:
-        return drawn, np.ones(len(drawn))
+        return [_once(sample_worlds(knowledge, rng, size)) for size in sizes]
     if weigh:
-        likelihood = inference.log_likelihoods(view, knowledge, rules, drawn)
-        picked, times = np.unique(inference.resample(likelihood, size, rng), return_counts=True)
-        return [drawn[i] for i in picked], times.astype(np.float64)
-    order = np.argsort(inference.surprises(view, knowledge, rules, drawn), kind="stable")
-    return [drawn[i] for i in order[:size]], np.ones(size)
+        rounds = []
+        for size in sizes:
+            drawn = sample_worlds(knowledge, rng, size * per_world)
+            likelihood = inference.log_likelihoods(view, knowledge, rules, drawn)
+            picked, times = np.unique(inference.resample(likelihood, size, rng), return_counts=True)
+            rounds.append(([drawn[i] for i in picked], times.astype(np.float64)))
+        return rounds
+    draws = [sample_worlds(knowledge, rng, size * per_world) for size in sizes]
+    surprise = inference.surprises(view, knowledge, rules, [w for d in draws for w in d])
+    rounds, start = [], 0
+    for size, drawn in zip(sizes, draws, strict=True):
+        order = np.argsort(surprise[start : start + len(drawn)], kind="stable")
+        rounds.append(_once([drawn[i] for i in order[:size]]))
+        start += len(drawn)
+    return rounds
+
+
+def _once(worlds: list[World]) -> tuple[list[World], np.ndarray]:
+    """Layouts that count once each."""
+    return worlds, np.ones(len(worlds))
 
 
 def _round(

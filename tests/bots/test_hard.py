@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 
+import numpy as np
 import pytest
 
 from app.bots import choose_action, hard, inference, medium
@@ -194,3 +196,52 @@ def test_the_real_layout_never_surprises_when_everyone_plays_carefully() -> None
         state = apply(state, choose_action(view, "medium", rng))
     assert surprised > 0.5 * 10 * checked
     assert across > 0 and pass_surprised > 0.3 * 10 * across
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        RuleOptions.standard(),
+        RuleOptions.standard(3),
+        RuleOptions.standard(omnibus=True),
+        RuleOptions.cancellation(8),
+    ],
+    ids=lambda o: f"{o.variant}-{o.num_players}" + ("-omnibus" if o.omnibus else ""),
+)
+def test_a_layout_is_judged_the_same_in_any_batch(options: RuleOptions) -> None:
+    """Hard imagines all its rounds of layouts in one batch of the simulator and counts the
+    surprises of all their draws in one replay: that is sound only if a layout's play-outs and
+    surprises do not depend on the other layouts beside it. Checked mid-hand on random games:
+    the batch of all layouts gives what each layout gives alone."""
+    rules = sim.Rules.of(options)
+    rng = random.Random(options.num_players)
+    state = new_game(options)
+    checked = 0
+    while checked < 6:
+        if state.is_over:
+            state = new_game(options)
+        if state.phase is Phase.DEAL:
+            state = apply(state, random_deal(options, rng))
+            continue
+        view = view_for(state, to_act(state)[0])
+        if view.phase is Phase.PLAY and len(view.legal) > 1 and view.trick_number > 2:
+            knowledge = know(view)
+            worlds = [sample_world(knowledge, rng) for _ in range(6)]
+            judge = functools.partial(
+                hard._round,
+                view,
+                knowledge,
+                rules,
+                candidates=list(view.legal),
+                np_rng=np.random.default_rng(),
+                budget=SMALL,
+            )
+            together = judge(worlds=worlds)
+            alone = [judge(worlds=[w]) for w in worlds]
+            for got, each in zip(together, zip(*alone, strict=True), strict=True):
+                assert (got == np.concatenate(each)).all()
+            surprises = inference.surprises(view, knowledge, rules, worlds)
+            each_alone = [inference.surprises(view, knowledge, rules, [w])[0] for w in worlds]
+            assert surprises.tolist() == each_alone
+            checked += 1
+        state = random_step(state, rng)
