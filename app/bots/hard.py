@@ -348,26 +348,33 @@ def _likely_worlds(
     once each; or, if `weigh`, drawn again in proportion to their likelihood (a layout drawn
     again several times is imagined once and counts that many times).
 
-    The rounds draw from `rng` one after another. The surprises of every round are counted in
-    one replay, as they use no randomness; the likelihoods are weighed round by round, since
-    each round's resampling draws from `rng` before the next round's layouts."""
+    The rounds draw from `rng` one after another (a round's layouts, then the one number its
+    resampling uses), and the hand so far is replayed once for the draws of every round."""
     if per_world <= 1:
         return [_once(sample_worlds(knowledge, rng, size)) for size in sizes]
-    if weigh:
-        rounds = []
-        for size in sizes:
-            drawn = sample_worlds(knowledge, rng, size * per_world)
-            likelihood = inference.log_likelihoods(view, knowledge, rules, drawn)
-            picked, times = np.unique(inference.resample(likelihood, size, rng), return_counts=True)
-            rounds.append(([drawn[i] for i in picked], times.astype(np.float64)))
-        return rounds
-    draws = [sample_worlds(knowledge, rng, size * per_world) for size in sizes]
-    surprise = inference.surprises(view, knowledge, rules, [w for d in draws for w in d])
+    draws: list[list[World]] = []
+    uniforms: list[float] = []
+    for size in sizes:
+        draws.append(sample_worlds(knowledge, rng, size * per_world))
+        if weigh:
+            uniforms.append(rng.random())
+    every = [world for drawn in draws for world in drawn]
+    judged = (
+        inference.log_likelihoods(view, knowledge, rules, every)
+        if weigh
+        else inference.surprises(view, knowledge, rules, every)
+    )
     rounds, start = [], 0
-    for size, drawn in zip(sizes, draws, strict=True):
-        order = np.argsort(surprise[start : start + len(drawn)], kind="stable")
-        rounds.append(_once([drawn[i] for i in order[:size]]))
+    for r, (size, drawn) in enumerate(zip(sizes, draws, strict=True)):
+        scores = judged[start : start + len(drawn)]
         start += len(drawn)
+        if weigh:
+            kept = inference.resample(scores, size, uniforms[r])
+            picked, times = np.unique(kept, return_counts=True)
+            rounds.append(([drawn[i] for i in picked], times.astype(np.float64)))
+        else:
+            order = np.argsort(scores, kind="stable")
+            rounds.append(_once([drawn[i] for i in order[:size]]))
     return rounds
 
 

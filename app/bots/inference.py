@@ -22,7 +22,6 @@ surprises.
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter
 from collections.abc import Sequence
 
@@ -89,12 +88,13 @@ def log_likelihoods(
     return total
 
 
-def resample(weights_log: np.ndarray, size: int, rng: random.Random) -> list[int]:
+def resample(weights_log: np.ndarray, size: int, uniform: float) -> list[int]:
     """`size` indexes drawn in proportion to `exp(weights_log)` (systematic resampling: each
-    index appears about `size × weight` times, in index order)."""
+    index appears about `size × weight` times, in index order), the draw's one random number
+    being `uniform` (in [0, 1))."""
     w = np.exp(weights_log - weights_log.max())
     cumulative = np.cumsum(w / w.sum())
-    start = rng.random() / size
+    start = uniform / size
     points = start + np.arange(size) / size
     picked = np.searchsorted(cumulative, points, side="right")
     return [int(i) for i in np.minimum(picked, len(w) - 1)]

@@ -160,14 +160,18 @@ def test_weighted_layouts_find_the_queen_more_often() -> None:
         holder = next(s for s, h in enumerate(state.hand.hands) if QUEEN_OF_SPADES in h)
         k = know(view)
         drawn = [sample_world(k, rng) for _ in range(256)]
-        picked = inference.resample(inference.log_likelihoods(view, k, rules, drawn), 64, rng)
+        picked = inference.resample(
+            inference.log_likelihoods(view, k, rules, drawn), 64, rng.random()
+        )
         uniform += float(np.mean([QUEEN_OF_SPADES in w.hands[holder] for w in drawn]))
         weighted += float(np.mean([QUEEN_OF_SPADES in drawn[i].hands[holder] for i in picked]))
     assert weighted / len(found) > uniform / len(found) + 0.05
 
 
 def test_resampling_follows_the_weights() -> None:
-    picked = inference.resample(np.log(np.array([0.5, 0.25, 0.25, 1e-12])), 8, random.Random(1))
+    picked = inference.resample(
+        np.log(np.array([0.5, 0.25, 0.25, 1e-12])), 8, random.Random(1).random()
+    )
     assert sorted(picked) == picked
     assert picked.count(0) == 4 and picked.count(1) == 2 and picked.count(2) == 2
 

@@ -209,9 +209,9 @@ def test_the_real_layout_never_surprises_when_everyone_plays_carefully() -> None
     ids=lambda o: f"{o.variant}-{o.num_players}" + ("-omnibus" if o.omnibus else ""),
 )
 def test_a_layout_is_judged_the_same_in_any_batch(options: RuleOptions) -> None:
-    """Hard imagines all its rounds of layouts in one batch of the simulator and counts the
-    surprises of all their draws in one replay: that is sound only if a layout's play-outs and
-    surprises do not depend on the other layouts beside it. Checked mid-hand on random games:
+    """Hard and Expert imagine all their rounds of layouts in one batch of the simulator, and
+    judge all their draws (surprises, likelihoods) in one replay: that is sound only if what a
+    layout gives does not depend on the other layouts beside it. Checked mid-hand on random games:
     the batch of all layouts gives what each layout gives alone."""
     rules = sim.Rules.of(options)
     rng = random.Random(options.num_players)
@@ -243,5 +243,8 @@ def test_a_layout_is_judged_the_same_in_any_batch(options: RuleOptions) -> None:
             surprises = inference.surprises(view, knowledge, rules, worlds)
             each_alone = [inference.surprises(view, knowledge, rules, [w])[0] for w in worlds]
             assert surprises.tolist() == each_alone
+            likelihoods = inference.log_likelihoods(view, knowledge, rules, worlds)
+            each_alone = [inference.log_likelihoods(view, knowledge, rules, [w])[0] for w in worlds]
+            assert likelihoods.tolist() == each_alone
             checked += 1
         state = random_step(state, rng)
