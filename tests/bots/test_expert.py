@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -13,7 +12,7 @@ from app.bots import Level, choose_action, expert, hard, inference, moon, oppone
 from app.bots import simulator as sim
 from app.bots.endgame import solve
 from app.bots.knowledge import know
-from app.bots.sampler import World, sample_world
+from app.bots.sampler import sample_world
 from app.engine import (
     QUEEN_OF_SPADES,
     GameState,
@@ -30,36 +29,10 @@ from app.engine import (
     view_for,
 )
 from bench import learn_opponent
+from tests.bots.helpers import positions, true_world
 
 SMALL = dataclasses.replace(expert.BUDGET, worlds=16, round_size=16)
 """Expert's budget with fewer layouts, for the many positions of these tests."""
-
-
-def positions(
-    options: RuleOptions, seed: int, wanted: Callable[[PlayerView], bool], count: int
-) -> list[tuple[GameState, PlayerView]]:
-    """`count` positions of games of careful players where `wanted(view)` holds for the seat to
-    play, with the full state."""
-    rng = random.Random(seed)
-    state = new_game(options)
-    found: list[tuple[GameState, PlayerView]] = []
-    while len(found) < count:
-        if state.is_over:
-            state = new_game(options)
-        if state.phase is Phase.DEAL:
-            state = apply(state, random_deal(options, rng))
-            continue
-        seat = to_act(state)[0]
-        view = view_for(state, seat)
-        if view.phase is Phase.PLAY and wanted(view):
-            found.append((state, view))
-        state = apply(state, choose_action(view, Level.MEDIUM, rng))
-    return found
-
-
-def true_world(state: GameState) -> World:
-    assert state.hand is not None
-    return World(state.hand.hands, state.hand.kitty, (None,) * len(state.hand.hands))
 
 
 def best_points(state: GameState, scored: int | None = None) -> tuple[int, ...]:

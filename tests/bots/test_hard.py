@@ -9,11 +9,12 @@ import time
 import numpy as np
 import pytest
 
-from app.bots import choose_action, hard, inference, medium
+from app.bots import hard, inference, medium
 from app.bots import simulator as sim
-from app.bots.knowledge import know
+from app.bots.knowledge import Knowledge, know
 from app.bots.sampler import World, sample_world
 from app.engine import (
+    GameState,
     PassDirection,
     Phase,
     Play,
@@ -27,6 +28,7 @@ from app.engine import (
     to_act,
     view_for,
 )
+from tests.bots.helpers import positions, true_world
 from tests.engine.helpers import E, N, S, W, random_step
 
 ACROSS = PassDirection.ACROSS
@@ -165,37 +167,30 @@ def test_the_real_layout_never_surprises_when_everyone_plays_carefully() -> None
     options = RuleOptions.standard()
     rules = sim.Rules.of(options)
     rng = random.Random(8)
-    state = new_game(options)
-    checked = surprised = across = pass_surprised = 0
-    while checked < 25 or across < 15:
-        if state.is_over:
-            state = new_game(options)
-        if state.phase is Phase.DEAL:
-            state = apply(state, random_deal(options, rng))
-            continue
-        seat = to_act(state)[0]
-        view = view_for(state, seat)
-        wanted = (view.trick_number > 3 and checked < 25) or (
-            view.direction is ACROSS and across < 15
-        )
-        if view.phase is Phase.PLAY and wanted:
-            assert state.hand is not None
-            knowledge = know(view)
-            true = World(state.hand.hands, state.hand.kitty, (None,) * options.num_players)
-            worlds = [true, *(sample_world(knowledge, rng) for _ in range(10))]
-            counts = inference.surprises(view, knowledge, rules, worlds)
-            assert counts[0] == 0
-            if view.trick_number > 3 and checked < 25:
-                surprised += int((counts[1:] > 0).sum())
-                checked += 1
-            if view.direction is ACROSS and across < 15:
-                passes = inference.pass_surprises(view, knowledge, worlds)
-                assert passes[0] == 0
-                pass_surprised += int((passes[1:] > 0).sum())
-                across += 1
-        state = apply(state, choose_action(view, "medium", rng))
-    assert surprised > 0.5 * 10 * checked
-    assert across > 0 and pass_surprised > 0.3 * 10 * across
+
+    def layouts(state: GameState, view: PlayerView) -> tuple[Knowledge, list[World]]:
+        """The true layout, then ten drawn ones."""
+        knowledge = know(view)
+        return knowledge, [true_world(state), *(sample_world(knowledge, rng) for _ in range(10))]
+
+    late = positions(options, 8, lambda view: view.trick_number > 3, 25)
+    surprised = 0
+    for state, view in late:
+        knowledge, worlds = layouts(state, view)
+        counts = inference.surprises(view, knowledge, rules, worlds)
+        assert counts[0] == 0
+        surprised += int((counts[1:] > 0).sum())
+    assert surprised > 0.5 * 10 * len(late)
+
+    across = positions(options, 9, lambda view: view.direction is ACROSS, 15)
+    pass_surprised = 0
+    for state, view in across:
+        knowledge, worlds = layouts(state, view)
+        assert inference.surprises(view, knowledge, rules, worlds)[0] == 0
+        passes = inference.pass_surprises(view, knowledge, worlds)
+        assert passes[0] == 0
+        pass_surprised += int((passes[1:] > 0).sum())
+    assert pass_surprised > 0.3 * 10 * len(across)
 
 
 @pytest.mark.parametrize(
@@ -211,40 +206,33 @@ def test_the_real_layout_never_surprises_when_everyone_plays_carefully() -> None
 def test_a_layout_is_judged_the_same_in_any_batch(options: RuleOptions) -> None:
     """Hard and Expert imagine all their rounds of layouts in one batch of the simulator, and
     judge all their draws (surprises, likelihoods) in one replay: that is sound only if what a
-    layout gives does not depend on the other layouts beside it. Checked mid-hand on random games:
-    the batch of all layouts gives what each layout gives alone."""
+    layout gives does not depend on the other layouts beside it. Checked mid-hand in games of
+    careful players: the batch of all layouts gives what each layout gives alone."""
     rules = sim.Rules.of(options)
     rng = random.Random(options.num_players)
-    state = new_game(options)
-    checked = 0
-    while checked < 6:
-        if state.is_over:
-            state = new_game(options)
-        if state.phase is Phase.DEAL:
-            state = apply(state, random_deal(options, rng))
-            continue
-        view = view_for(state, to_act(state)[0])
-        if view.phase is Phase.PLAY and len(view.legal) > 1 and view.trick_number > 2:
-            knowledge = know(view)
-            worlds = [sample_world(knowledge, rng) for _ in range(6)]
-            judge = functools.partial(
-                hard._round,
-                view,
-                knowledge,
-                rules,
-                candidates=list(view.legal),
-                np_rng=np.random.default_rng(),
-                budget=SMALL,
-            )
-            together = judge(worlds=worlds)
-            alone = [judge(worlds=[w]) for w in worlds]
-            for got, each in zip(together, zip(*alone, strict=True), strict=True):
-                assert (got == np.concatenate(each)).all()
-            surprises = inference.surprises(view, knowledge, rules, worlds)
-            each_alone = [inference.surprises(view, knowledge, rules, [w])[0] for w in worlds]
-            assert surprises.tolist() == each_alone
-            likelihoods = inference.log_likelihoods(view, knowledge, rules, worlds)
-            each_alone = [inference.log_likelihoods(view, knowledge, rules, [w])[0] for w in worlds]
-            assert likelihoods.tolist() == each_alone
-            checked += 1
-        state = random_step(state, rng)
+
+    def wanted(view: PlayerView) -> bool:
+        return len(view.legal) > 1 and view.trick_number > 2
+
+    for _, view in positions(options, options.num_players, wanted, 6):
+        knowledge = know(view)
+        worlds = [sample_world(knowledge, rng) for _ in range(6)]
+        judge = functools.partial(
+            hard._round,
+            view,
+            knowledge,
+            rules,
+            candidates=list(view.legal),
+            np_rng=np.random.default_rng(),
+            budget=SMALL,
+        )
+        together = judge(worlds=worlds)
+        alone = [judge(worlds=[w]) for w in worlds]
+        for got, each in zip(together, zip(*alone, strict=True), strict=True):
+            assert (got == np.concatenate(each)).all()
+        surprises = inference.surprises(view, knowledge, rules, worlds)
+        each_alone = [inference.surprises(view, knowledge, rules, [w])[0] for w in worlds]
+        assert surprises.tolist() == each_alone
+        likelihoods = inference.log_likelihoods(view, knowledge, rules, worlds)
+        each_alone = [inference.log_likelihoods(view, knowledge, rules, [w])[0] for w in worlds]
+        assert likelihoods.tolist() == each_alone

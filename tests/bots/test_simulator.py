@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from app.bots import choose_action, hard, medium
+from app.bots import hard, medium
 from app.bots import simulator as sim
 from app.bots.knowledge import know
 from app.bots.rollout import careful_policy
@@ -24,10 +24,9 @@ from app.engine import (
     new_game,
     random_deal,
     raw_points,
-    to_act,
-    view_for,
 )
 from bench.simulator import deals_batch
+from tests.bots.helpers import positions
 
 TABLES = {
     "standard-4": RuleOptions.standard(),
@@ -170,24 +169,12 @@ def test_careful_policy_plays_mediums_card(name: str) -> None:
     options = ROLLOUT_TABLES[name]
     rules = sim.Rules.of(options)
     rng = random.Random(11)
-    state = new_game(options)
-    checked = 0
-    while checked < 150:
-        if state.is_over:
-            state = new_game(options)
-        if state.phase is Phase.DEAL:
-            state = apply(state, random_deal(options, rng))
-            continue
-        seat = to_act(state)[0]
-        view = view_for(state, seat)
-        if view.phase is Phase.PLAY and len(view.legal) > 1:
-            k = know(view)
-            batch = hard._batch(view, k, rules, [sample_world(k, rng) for _ in range(2)])
-            chosen = careful_policy(batch, sim.legal_mask(batch), np.random.default_rng(0))
-            expected = medium.choose_play(view, rng).index
-            assert chosen.tolist() == [expected, expected]
-            checked += 1
-        state = apply(state, choose_action(view, "medium", rng))
+    for _, view in positions(options, 11, lambda view: len(view.legal) > 1, 150):
+        k = know(view)
+        batch = hard._batch(view, k, rules, [sample_world(k, rng) for _ in range(2)])
+        chosen = careful_policy(batch, sim.legal_mask(batch), np.random.default_rng(0))
+        expected = medium.choose_play(view, rng).index
+        assert chosen.tolist() == [expected, expected]
 
 
 def test_moon_modes_are_played() -> None:

@@ -1,0 +1,47 @@
+"""Positions from games of careful players, for the bots' tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from app.bots import Level, choose_action
+from app.bots.sampler import World
+from app.engine import (
+    GameState,
+    Phase,
+    PlayerView,
+    RuleOptions,
+    apply,
+    new_game,
+    random_deal,
+    to_act,
+    view_for,
+)
+
+
+def positions(
+    options: RuleOptions, seed: int, wanted: Callable[[PlayerView], bool], count: int
+) -> list[tuple[GameState, PlayerView]]:
+    """`count` positions of games of careful players where `wanted(view)` holds for the seat to
+    play, with the full state."""
+    rng = random.Random(seed)
+    state = new_game(options)
+    found: list[tuple[GameState, PlayerView]] = []
+    while len(found) < count:
+        if state.is_over:
+            state = new_game(options)
+        if state.phase is Phase.DEAL:
+            state = apply(state, random_deal(options, rng))
+            continue
+        seat = to_act(state)[0]
+        view = view_for(state, seat)
+        if view.phase is Phase.PLAY and wanted(view):
+            found.append((state, view))
+        state = apply(state, choose_action(view, Level.MEDIUM, rng))
+    return found
+
+
+def true_world(state: GameState) -> World:
+    assert state.hand is not None
+    return World(state.hand.hands, state.hand.kitty, (None,) * len(state.hand.hands))
