@@ -594,6 +594,21 @@
   });
 })();
 
+// A form post the server refused for now (busy, or too fast) comes back as a page holding the
+// same form: post it again once the `Retry-After` seconds have passed. The refused post changed
+// nothing, so nothing happens twice.
+(function () {
+  "use strict";
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form.resubmit[data-resubmit-after]");
+    if (!form) return;
+    var seconds = parseInt(form.getAttribute("data-resubmit-after"), 10);
+    if (!(seconds > 0)) return;
+    setTimeout(function () { form.submit(); }, seconds * 1000);
+  });
+})();
+
 // The hint: the H key asks for it (as the Hint button does), and the cards it advises are marked
 // in the hand until the table changes.
 (function () {

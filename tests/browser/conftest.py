@@ -15,7 +15,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -56,6 +56,8 @@ class Server:
 
     database_url: str
     port: int
+    env: dict[str, str] = field(default_factory=dict)
+    """Settings of this server beyond the tests' own (`HEARTS_…` variables)."""
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -65,7 +67,12 @@ class Server:
 
     def start(self) -> None:
         """Start uvicorn and wait until /healthz answers."""
-        env = {**os.environ, "DATABASE_URL": self.database_url, "HEARTS_PAUSE_SCALE": "0.3"}
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "HEARTS_PAUSE_SCALE": "0.3",
+            **self.env,
+        }
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -102,8 +109,9 @@ class Server:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    """A migrated SQLite file and a running server."""
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """A migrated SQLite file and a running server; an indirect parameter gives it more
+    settings (a dict of environment variables)."""
     url = f"sqlite:///{tmp_path / 'hearts.db'}"
     subprocess.run(
         [sys.executable, "-m", "alembic", "upgrade", "head"],
@@ -112,7 +120,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
         check=True,
         capture_output=True,
     )
-    srv = Server(url, _free_port())
+    srv = Server(url, _free_port(), env=getattr(request, "param", {}))
     srv.start()
     yield srv
     srv.stop()

@@ -1,6 +1,7 @@
 """A move the server cannot take right now is retried by the page, which says so, and the game
 goes on once the server answers: the server stopped mid-hand and started again on the same
-database and port, and a 503 "busy" answer with `Retry-After`."""
+database and port, and a 503 "busy" answer with `Retry-After`. A new game refused for now
+(429, too many new games) is posted again by its page once the wait is over."""
 
 from __future__ import annotations
 
@@ -169,3 +170,44 @@ def test_a_503_with_retry_after_shows_the_message_and_is_retried(
     assert len(posted) == 2 and posted[0] == posted[1], posted
     play_on(page)
     assert len(posted) == 3
+
+
+@pytest.mark.parametrize("page", ["phone"], indirect=True)
+@pytest.mark.parametrize(
+    "server", [{"HEARTS_RATE_ADDRESS_NEW_GAMES": "1/3 seconds"}], indirect=True
+)
+def test_a_new_game_refused_for_now_is_posted_again_by_its_page(page: Page, server: Server) -> None:
+    new_game(page, server)
+    first = game_id_of(page)
+    page.goto(server.url + "/")
+    page.get_by_text("Hard", exact=True).click()
+    refused: list[int] = []
+    page.on(
+        "response",
+        lambda r: (
+            refused.append(r.status) if r.url.endswith("/games") and r.status >= 400 else None
+        ),
+    )
+    page.locator("form.new-game button[type=submit]").click()
+    expect(page.locator("h1")).to_have_text("Too many requests")
+    expect(page.locator("form.resubmit")).to_contain_text("This page will try again in")
+    button = page.locator("form.resubmit button[type=submit]").bounding_box()
+    assert button is not None and button["height"] >= 44
+    shot(page, "new-game-too-many")
+    # No click: the page posts the same form again once the wait is over.
+    expect(page.locator(MY_CARDS)).to_have_count(13, timeout=15_000)
+    assert refused == [429]
+    assert game_id_of(page) != first
+    assert seats_of(server, game_id_of(page))[1:] == ["hard"] * 3  # the form as it was sent
+
+
+def seats_of(server: Server, game_id: int) -> list[str]:
+    """Who sits at each seat of a stored game: "human" or a computer level."""
+    engine = make_engine(server.database_url)
+    try:
+        with make_sessionmaker(engine)() as session:
+            game = session.get(Game, game_id)
+            assert game is not None
+            return list(game.seats)
+    finally:
+        engine.dispose()

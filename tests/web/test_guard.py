@@ -21,7 +21,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.testclient import TestClient
 
 from app.settings import Limits, Settings
-from app.web.guard import AdmissionGate, busy_response, stepping_aside
+from app.web.guard import BODY, AdmissionGate, busy_response, refusal, stepping_aside
 from app.web.main import create_app
 from tests.store.conftest import migrate
 from tests.web.conftest import BROWSER
@@ -171,19 +171,82 @@ def test_busy_response_get_page_refreshes_itself_after_retry_after(database: str
     assert "<h1>Too many requests</h1>" in too_many.text
 
 
-def test_busy_response_to_a_post_never_refreshes(database: str) -> None:
+def test_a_refused_form_post_comes_back_as_the_same_form_posted_again_after_retry_after(
+    database: str,
+) -> None:
+    body = "level=hard&name=%3Cb%3E%22x%22&name=&fast_play=on"
     with TestClient(busy_app(database), headers=BROWSER) as client:
-        page = client.post("/test/busy", headers=SAME_ORIGIN)
-        fragment = client.post("/test/busy", headers={**SAME_ORIGIN, **HX})
+        page = client.post("/test/busy?from=home", content=body, headers=FORM)
+        fragment = client.post("/test/busy", content=body, headers={**FORM, **HX})
     assert page.status_code == 503
     assert page.headers["retry-after"] == "7"
     assert "<h1>The server is busy</h1>" in page.text
-    assert "refresh" not in page.text and "Try again" not in page.text
+    assert "refresh" not in page.text  # a reload would ask to post the form again
+    assert (
+        '<form class="resubmit" method="post" action="/test/busy?from=home" '
+        'data-resubmit-after="7">'
+    ) in page.text
+    hidden = [
+        '<input type="hidden" name="level" value="hard">',
+        '<input type="hidden" name="name" value="&lt;b&gt;&#34;x&#34;">',
+        '<input type="hidden" name="name" value="">',
+        '<input type="hidden" name="fast_play" value="on">',
+    ]
+    assert "".join(hidden) in page.text  # every field, in order, escaped
+    assert "This page will try again in 7 seconds." in page.text
+    assert '<button class="button" type="submit">Try again</button>' in page.text
+    # htmx retries its own requests (app.js): its fragment is the one line.
     assert fragment.status_code == 503
     assert fragment.text == (
         '<p class="message" role="alert" data-status="503" data-retry-after="7">'
         "Too many people are playing right now. Please try again in a moment.</p>"
     )
+
+
+@pytest.mark.parametrize(
+    ("content", "kind"),
+    [
+        (b'{"level": "hard"}', b"application/json"),  # refused before the route's 415
+        (b"level=%ff&x=\xff", b"application/x-www-form-urlencoded"),  # not UTF-8
+        (b"&".join(b"f%d=1" % i for i in range(65)), b"application/x-www-form-urlencoded"),
+    ],
+    ids=["json", "not-utf-8", "too-many-fields"],
+)
+def test_a_refused_post_that_is_not_a_form_of_ours_is_not_offered_again(
+    database: str, content: bytes, kind: bytes
+) -> None:
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/games",
+        "query_string": b"",
+        "headers": [(b"content-type", kind)],
+        "app": make_app(database),
+        BODY: content,
+    }
+    page = refusal(Request(scope), 503, 2)
+    text = bytes(page.body).decode()
+    assert page.status_code == 503
+    assert "<h1>The server is busy</h1>" in text
+    assert "resubmit" not in text and "Try again" not in text
+
+
+def test_a_new_game_over_the_rate_gets_429_and_its_form_to_post_again(database: str) -> None:
+    app = make_app(database, rate_limits=True, rate_address_new_games="1/minute")
+    with TestClient(app, headers=BROWSER) as client:
+        form = {"level": "medium", "fast_play": "on"}
+        first = client.post("/games", data=form, headers=SAME_ORIGIN, follow_redirects=False)
+        second = client.post("/games", data=form, headers=SAME_ORIGIN, follow_redirects=False)
+    app.state.services.db.dispose()
+    assert first.status_code == 303
+    assert second.status_code == 429
+    wait = int(second.headers["retry-after"])
+    assert 1 <= wait <= 60
+    assert (
+        f'<form class="resubmit" method="post" action="/games" data-resubmit-after="{wait}">'
+        '<input type="hidden" name="level" value="medium">'
+        '<input type="hidden" name="fast_play" value="on">'
+    ) in second.text.replace("\n", "").replace("    ", "")
 
 
 def test_busy_response_answers_only_503_or_429(database: str) -> None:
