@@ -42,7 +42,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.settings import Limits
 from app.web import i18n, preferences
 from app.web.i18n import N_
-from app.web.security import security_headers
+from app.web.security import is_cross_site, security_headers
 
 TEXTS: dict[int, tuple[str, str]] = {
     408: (
@@ -121,7 +121,10 @@ def refusal(request: Request, status: int, retry_after: int | None = None) -> Re
 
 def _posted_fields(request: Request) -> list[tuple[str, str]] | None:
     """The fields of the URL-encoded form `request` posted (as `RequestGuard` read it), to
-    post again; None for any other body."""
+    post again; None for any other body, and for a post from another site (refused here before
+    the origin check: offered again, it would come from this site)."""
+    if is_cross_site(request):
+        return None
     body: bytes = request.scope.get(BODY, b"")
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if body and kind != "application/x-www-form-urlencoded":

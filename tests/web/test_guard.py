@@ -203,24 +203,30 @@ def test_a_refused_form_post_comes_back_as_the_same_form_posted_again_after_retr
     )
 
 
+URLENCODED = (b"content-type", b"application/x-www-form-urlencoded")
+
+
 @pytest.mark.parametrize(
-    ("content", "kind"),
+    ("content", "headers"),
     [
-        (b'{"level": "hard"}', b"application/json"),  # refused before the route's 415
-        (b"level=%ff&x=\xff", b"application/x-www-form-urlencoded"),  # not UTF-8
-        (b"&".join(b"f%d=1" % i for i in range(65)), b"application/x-www-form-urlencoded"),
+        (b'{"level": "hard"}', [(b"content-type", b"application/json")]),
+        (b"level=%ff&x=\xff", [URLENCODED]),  # not UTF-8
+        (b"&".join(b"f%d=1" % i for i in range(65)), [URLENCODED]),  # more than any form has
+        (b"level=hard", [URLENCODED, (b"sec-fetch-site", b"cross-site")]),
+        (b"level=hard", [URLENCODED, (b"origin", b"https://evil.example"), (b"host", b"x")]),
     ],
-    ids=["json", "not-utf-8", "too-many-fields"],
+    ids=["json", "not-utf-8", "too-many-fields", "cross-site", "other-origin"],
 )
 def test_a_refused_post_that_is_not_a_form_of_ours_is_not_offered_again(
-    database: str, content: bytes, kind: bytes
+    database: str, content: bytes, headers: list[tuple[bytes, bytes]]
 ) -> None:
+    # Refused before the route's checks (415, 403), as the rate limits and admission do.
     scope = {
         "type": "http",
         "method": "POST",
         "path": "/games",
         "query_string": b"",
-        "headers": [(b"content-type", kind)],
+        "headers": headers,
         "app": make_app(database),
         BODY: content,
     }
@@ -229,6 +235,9 @@ def test_a_refused_post_that_is_not_a_form_of_ours_is_not_offered_again(
     assert page.status_code == 503
     assert "<h1>The server is busy</h1>" in text
     assert "resubmit" not in text and "Try again" not in text
+    ours = [URLENCODED, (b"sec-fetch-site", b"same-origin")]
+    same_site = refusal(Request({**scope, "headers": ours, BODY: b"level=hard"}), 503, 2)
+    assert "resubmit" in bytes(same_site.body).decode()  # the same form from this site is
 
 
 def test_a_new_game_over_the_rate_gets_429_and_its_form_to_post_again(database: str) -> None:
