@@ -172,7 +172,6 @@ def test_a_503_with_retry_after_shows_the_message_and_is_retried(
     assert len(posted) == 3
 
 
-@pytest.mark.parametrize("page", ["phone"], indirect=True)
 @pytest.mark.parametrize(
     "server", [{"HEARTS_RATE_ADDRESS_NEW_GAMES": "1/3 seconds"}], indirect=True
 )
