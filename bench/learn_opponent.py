@@ -116,7 +116,8 @@ def fit(x: np.ndarray, legal: np.ndarray, chosen: np.ndarray) -> np.ndarray:
         p = np.exp(log_probabilities(x, legal, w))
         mean = np.einsum("nc,ncf->nf", p, x)
         grad = (x[rows, chosen] - mean).sum(axis=0) - PENALTY * len(chosen) * w
-        second = np.einsum("nc,ncf,ncg->fg", p, x, x) - mean.T @ mean
+        flat = x.reshape(-1, x.shape[2])
+        second = (flat * p.reshape(-1, 1)).T @ flat - mean.T @ mean  # one matrix product
         hessian = second + PENALTY * len(chosen) * np.eye(len(w))
         step = np.linalg.solve(hessian, grad)
         w += step

@@ -45,6 +45,17 @@ FEATURES = (
     "discard: rank",
     "discard: the ace or king of spades, the queen unseen",
     "discard: from a suit of one or two cards",
+    "lead: the highest of its suit",
+    "lead: the only card of its suit",
+    "follow: the lowest of its suit",
+    "follow: the highest of its suit",
+    "follow: the highest of its suit, taking the trick as the last to play",
+    "discard: the highest of its suit",
+    "discard: the only card of its suit",
+    "discard: length of its suit",
+    "follow: rank among its suit",
+    "lead: rank among its suit",
+    "discard: rank among its suit",
 )
 RANKF = (RANK / 14.0).astype(np.float64)
 LOW_SPADE = (SUIT == SPADES) & (RANK < 12)
@@ -91,9 +102,22 @@ def _columns(b: sim.Batch, legal: sim.BoolArray) -> list[tuple[int, np.ndarray]]
     holds_queen = own[:, QS]
     unseen_queen = (b.rules.copies - b.queens_played - b.hands[rows, seat, QS]) > 0
     length = (own.astype(np.float64) @ SUIT_ONE_HOT)[:, SUIT]  # (m, 52)
+    ranked = np.where(own, RANK[None, :], 99)
+    lowest = np.stack([ranked[:, SUIT_MASKS[s]].min(axis=1) for s in range(4)], axis=1)
+    highest = np.stack(
+        [np.where(own, RANK[None, :], 0)[:, SUIT_MASKS[s]].max(axis=1) for s in range(4)], axis=1
+    )
+    is_low = RANK[None, :] == lowest[:, SUIT]
+    is_high = RANK[None, :] == highest[:, SUIT]
+    only = length == 1
+    # the share of its suit's other cards in the hand that are lower (0 lowest, 1 highest)
+    below = np.zeros((m, 52))
+    for s in range(4):
+        mask = SUIT_MASKS[s]
+        held = own[:, mask].astype(np.float64)
+        below[:, mask] = np.cumsum(held, axis=1) - held
+    rel = below / np.maximum(length - 1, 1)
     if b.k == 0:
-        ranked = np.where(own, RANK[None, :], 99)
-        lowest = np.stack([ranked[:, SUIT_MASKS[s]].min(axis=1) for s in range(4)], axis=1)
         return [
             (0, RANKF[None, :]),
             (1, IS_HEART[None, :]),
@@ -102,7 +126,10 @@ def _columns(b: sim.Batch, legal: sim.BoolArray) -> list[tuple[int, np.ndarray]]
             (4, LOW_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]),
             (5, TOP_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]),
             (6, length / 13.0),
-            (7, RANK[None, :] == lowest[:, SUIT]),
+            (7, is_low),
+            (20, is_high),
+            (21, only),
+            (29, rel),
         ]
     led = SUIT[b.plays[:, 0]]
     following = (own & SUIT_MASKS[led]).any(axis=1)
@@ -128,6 +155,14 @@ def _columns(b: sim.Batch, legal: sim.BoolArray) -> list[tuple[int, np.ndarray]]
         (17, np.where(discard, RANKF[None, :], 0.0)),
         (18, discard & TOP_SPADE[None, :] & (~holds_queen & unseen_queen)[:, None]),
         (19, discard & (length <= 2)),
+        (22, follow & is_low),
+        (23, follow & is_high),
+        (24, follow & is_high & wins & last),
+        (25, discard & is_high),
+        (26, discard & only),
+        (27, np.where(discard, length / 13.0, 0.0)),
+        (28, np.where(follow, rel, 0.0)),
+        (30, np.where(discard, rel, 0.0)),
     ]
 
 

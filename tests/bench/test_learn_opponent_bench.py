@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from app.bots import opponent
+from bench import learn_opponent
 from tests.bench.helpers import bench_lines
 
 
@@ -23,3 +26,25 @@ def test_learn_opponent_prints_the_fit() -> None:
     model, uniform, _ = (float(v) for v in found.groups())
     assert model > uniform  # Medium's plays are far from random
     assert opponent.WEIGHTS.read_text() == before
+
+
+def test_the_fit_maximises_the_penalised_likelihood() -> None:
+    """The fitted weights maximise the penalised log-likelihood: a small step along any weight
+    scores lower (random data, a softmax over random legal cards)."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(300, 52, 6))
+    legal = rng.random((300, 52)) < 0.3
+    legal[:, 0] = True
+    chosen = np.array([rng.choice(np.flatnonzero(row)) for row in legal])
+    rows = np.arange(len(chosen))
+
+    def score(w: np.ndarray) -> float:
+        penalty = learn_opponent.PENALTY * len(chosen) * (w @ w) / 2
+        return float(learn_opponent.log_probabilities(x, legal, w)[rows, chosen].sum() - penalty)
+
+    w = learn_opponent.fit(x, legal, chosen)
+    for i in range(len(w)):
+        for step in (-1e-3, 1e-3):
+            moved = w.copy()
+            moved[i] += step
+            assert score(moved) < score(w)

@@ -249,6 +249,39 @@ def test_the_opponent_model_is_a_distribution_over_legal_cards() -> None:
         assert log_p[legal] == pytest.approx(expected)
 
 
+def test_the_opponent_model_places_each_card_within_its_suit_in_the_hand() -> None:
+    """The features that place a card within its suit in the mover's hand, against a plain count
+    over the view's hand: the highest, the lowest, the only card of its suit, and its rank among
+    its suit (the share of the suit's other cards held that are lower)."""
+    options = RuleOptions.standard()
+    rules = sim.Rules.of(options)
+    column = {name: i for i, name in enumerate(opponent.FEATURES)}
+    seen = set()
+    for state, view in positions(options, 23, lambda v: True, 40):
+        batch = hard._batch(view, know(view), rules, [true_world(state)])
+        legal = sim.legal_mask(batch)
+        f = opponent.features(batch, legal)[0]
+        following = bool(view.current) and any(c.suit == view.current[0][1].suit for c in view.hand)
+        way = "lead" if not view.current else "follow" if following else "discard"
+        seen.add(way)
+        for card in view.hand:
+            suit = sorted(c.rank for c in view.hand if c.suit == card.suit)
+            x = f[card.index]
+            share = suit.index(card.rank) / max(len(suit) - 1, 1)
+            assert x[column[f"{way}: rank among its suit"]] == pytest.approx(share)
+            if way != "follow":
+                assert x[column[f"{way}: the highest of its suit"]] == (card.rank == suit[-1])
+                assert x[column[f"{way}: the only card of its suit"]] == (len(suit) == 1)
+            if way == "follow":
+                assert x[column["follow: the lowest of its suit"]] == (card.rank == suit[0])
+            if way == "discard":
+                assert x[column["discard: length of its suit"]] == pytest.approx(len(suit) / 13)
+            for other in ("lead", "follow", "discard"):
+                if other != way:
+                    assert x[column[f"{other}: rank among its suit"]] == 0
+    assert seen == {"lead", "follow", "discard"}
+
+
 def test_the_opponent_model_predicts_hard_better_than_chance() -> None:
     """On hands of Hard self-play it was not fitted to, the shipped model gives the cards Hard
     played a higher mean log-probability than every legal card equally likely, and the careful
