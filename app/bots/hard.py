@@ -95,6 +95,12 @@ class Budget:
     """Draw the layouts used in proportion to how likely they make the other seats' plays so far
     under a noisy careful player (`inference.log_likelihoods`), instead of keeping the least
     surprising ones."""
+    close_worlds: int = 0
+    """Layouts imagined again for the cards still close to the best once `worlds` are played
+    out (0: none): those whose mean result trails the best card's by less than `close_z`
+    standard errors of the difference (paired layout by layout)."""
+    close_z: float = 2.0
+    """How many standard errors behind the best a card may trail and still be looked at again."""
     exact_cards: int = 0
     """Solve every layout exactly (`endgame`) once this seat holds at most this many cards (0:
     always roll out)."""
@@ -309,16 +315,50 @@ def appraise(
     rules = sim.Rules.of(view.options)
     candidates = list(view.legal)
     np_rng = np.random.default_rng(rng.getrandbits(64))
+    count = budget.worlds
+    totals, own, each = _play_out(view, knowledge, rules, rng, np_rng, candidates, count, budget)
+    value = {
+        c: Estimate(float(t / count), float(p / count))
+        for c, t, p in zip(candidates, totals, own, strict=True)
+    }
+    close = _close(each, budget.close_z) if budget.close_worlds > 0 else []
+    if len(close) > 1:
+        again = [candidates[i] for i in close]
+        more, more_own, _ = _play_out(
+            view, knowledge, rules, rng, np_rng, again, budget.close_worlds, budget
+        )
+        seen = count + budget.close_worlds
+        for j, i in enumerate(close):
+            value[candidates[i]] = Estimate(
+                float((totals[i] + more[j]) / seen), float((own[i] + more_own[j]) / seen)
+            )
+    return value
+
+
+def _play_out(
+    view: PlayerView,
+    knowledge: Knowledge,
+    rules: sim.Rules,
+    rng: random.Random,
+    np_rng: np.random.Generator,
+    candidates: list[Card],
+    count: int,
+    budget: Budget,
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """`count` imagined layouts, each candidate played out in each: the summed results and this
+    seat's summed points per candidate, and every layout's results with the times it counts."""
     totals = np.zeros(len(candidates))
     own = np.zeros(len(candidates))
     # Cancellation: many seats to replay, and a face-down kitty the replayed habits do not count.
     per_world = budget.candidates_per_world
     if view.options.is_cancellation and not budget.weigh_layouts:
         per_world = 1
-    count, step = budget.worlds, budget.round_size
+    step = budget.round_size
     sizes = [min(step, count - start) for start in range(0, count, step)]
     rounds = _likely_worlds(view, knowledge, rules, rng, sizes, per_world, budget.weigh_layouts)
     exact = 0 < len(view.hand) <= budget.exact_cards
+    utilities: list[np.ndarray] = []
+    weights: list[np.ndarray] = []
     for group in [[r] for r in rounds] if exact else [rounds]:
         worlds = [world for kept, _ in group for world in kept]
         utility, points = _round(view, knowledge, rules, worlds, candidates, np_rng, budget)
@@ -328,10 +368,23 @@ def appraise(
             totals += (utility[start:end] * times[:, None]).sum(axis=0)
             own += (points[start:end] * times[:, None]).sum(axis=0)
             start = end
-    return {
-        c: Estimate(float(t / count), float(p / count))
-        for c, t, p in zip(candidates, totals, own, strict=True)
-    }
+        utilities.append(utility)
+        weights.extend(times for _, times in group)
+    return totals, own, (np.concatenate(utilities), np.concatenate(weights))
+
+
+def _close(each: tuple[np.ndarray, np.ndarray], z: float) -> list[int]:
+    """The candidates (indexes) whose mean result trails the best one's by less than `z`
+    standard errors of the difference, layout by layout, the best among them; [] if none."""
+    utility, times = each
+    n = times.sum()
+    mean = (utility * times[:, None]).sum(axis=0) / n
+    best = int(mean.argmax())
+    gap = utility[:, best : best + 1] - utility  # (layouts, candidates)
+    spread = ((gap - (mean[best] - mean)) ** 2 * times[:, None]).sum(axis=0) / n
+    close = (mean[best] - mean) < z * np.sqrt(spread / n)
+    close[best] = True
+    return np.flatnonzero(close).tolist() if close.sum() > 1 else []
 
 
 def _likely_worlds(

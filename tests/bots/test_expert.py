@@ -201,6 +201,55 @@ def test_the_moon_choice_plays_for_the_game(totals: list[int], expected: MoonSco
     assert (MoonScoring.ADD_TO_OTHERS if add else MoonScoring.SUBTRACT_FROM_SELF) is expected
 
 
+def test_the_second_look_takes_the_cards_close_to_the_best() -> None:
+    """A card is close when it trails the best by less than `close_z` standard errors of the
+    paired difference; a clear choice gets no second look."""
+    rng = np.random.default_rng(0)
+    noise = rng.normal(size=(400, 1))
+    # Means 0, -0.05, -3 and -0.05 (but that one far noisier) against the first card.
+    utility = np.hstack(
+        [
+            noise,
+            noise - 0.05 + rng.normal(scale=0.1, size=(400, 1)),
+            noise - 3 + rng.normal(scale=0.1, size=(400, 1)),
+            noise - 0.05 + rng.normal(scale=5.0, size=(400, 1)),
+        ]
+    )
+    times = np.ones(400)
+    assert hard._close((utility, times), 2.0) == [0, 1, 3]
+    assert hard._close((utility[:, [0, 2]], times), 2.0) == []
+    # Layouts drawn again count as often as they were drawn.
+    assert hard._close((utility[:200], times[:200] * 2), 2.0) == hard._close(
+        (np.vstack([utility[:200], utility[:200]]), np.ones(400)), 2.0
+    )
+
+
+def test_the_second_look_plays_the_close_cards_out_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a second look, the close cards' values are means over both looks' layouts and the
+    others' stay those of the first look; without close cards nothing changes. Expert takes no
+    second look past `CLOSE_LOOK_SEATS`."""
+    options = RuleOptions.standard()
+    first = dataclasses.replace(SMALL, close_worlds=0)
+    second = dataclasses.replace(SMALL, close_worlds=16)
+    looked = 0
+    for _, view in positions(options, 31, lambda v: len(v.legal) > 2, 12):
+        before = hard.appraise(view, random.Random(5), first)
+        after = hard.appraise(view, random.Random(5), second)
+        changed = {c for c in view.legal if after[c] != before[c]}
+        best = max(before, key=lambda c: before[c].value)
+        assert not changed or best in changed
+        assert len(changed) != 1
+        looked += bool(changed)
+    assert looked > 0
+    looks: list[int] = []
+    close = hard._close
+    monkeypatch.setattr(hard, "_close", lambda *a: looks.append(1) or close(*a))
+    for table in (RuleOptions.standard(7), RuleOptions.cancellation(8)):
+        view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
+        expert.choose_play(view, random.Random(2), second)
+    assert looks == [1]  # at seven seats, not at eight
+
+
 def test_expert_decides_the_same_for_the_same_view_and_seed() -> None:
     options = RuleOptions.standard()
     for _, view in positions(options, 13, lambda v: len(v.legal) > 1, 6):
