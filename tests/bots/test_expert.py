@@ -243,7 +243,12 @@ def test_the_second_look_plays_the_close_cards_out_again(monkeypatch: pytest.Mon
     assert looked > 0
     looks: list[int] = []
     close = hard._close
-    monkeypatch.setattr(hard, "_close", lambda *a: looks.append(1) or close(*a))
+
+    def counted(each: tuple[np.ndarray, np.ndarray], z: float) -> list[int]:
+        looks.append(1)
+        return close(each, z)
+
+    monkeypatch.setattr(hard, "_close", counted)
     for table in (RuleOptions.standard(7), RuleOptions.cancellation(8)):
         view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
         expert.choose_play(view, random.Random(2), second)
