@@ -12,8 +12,8 @@ explain the other seats' plays so far: replaying the hand in each layout, the fe
 careful player holding those cards would not have made (`inference.surprises`). That is
 inference from public plays only (BOT-01): the true layout of a table of careful players never
 surprises. Expert draws them in proportion to their likelihood instead (`inference`), solves
-the last tricks exactly (`endgame`) and values outcomes by the game standing (`standing`): the
-`Budget` turns each on.
+the last tricks exactly (`endgame`), values outcomes by the game standing (`standing`) and looks
+again at the cards close to the best (`close_worlds`): the `Budget` turns each on.
 
 For the pass: candidate passes (every choice among the most passable cards, the careful player's
 own pass first) are each played out in imagined deals of the other hands, the other seats passing
@@ -310,13 +310,14 @@ def appraise(
     view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
 ) -> dict[Card, Estimate]:
     """What each legal card is worth over the imagined layouts (`evaluate`, with this seat's
-    mean points)."""
+    mean points). With `close_worlds`, the cards still close to the best after the first look
+    are played out in that many more layouts and worth their mean over both looks."""
     knowledge = know(view)
     rules = sim.Rules.of(view.options)
     candidates = list(view.legal)
     np_rng = np.random.default_rng(rng.getrandbits(64))
     count = budget.worlds
-    totals, own, each = _play_out(view, knowledge, rules, rng, np_rng, candidates, count, budget)
+    totals, own, each = _look(view, knowledge, rules, rng, np_rng, candidates, count, budget)
     value = {
         c: Estimate(float(t / count), float(p / count))
         for c, t, p in zip(candidates, totals, own, strict=True)
@@ -324,7 +325,7 @@ def appraise(
     close = _close(each, budget.close_z) if budget.close_worlds > 0 else []
     if len(close) > 1:
         again = [candidates[i] for i in close]
-        more, more_own, _ = _play_out(
+        more, more_own, _ = _look(
             view, knowledge, rules, rng, np_rng, again, budget.close_worlds, budget
         )
         seen = count + budget.close_worlds
@@ -335,7 +336,7 @@ def appraise(
     return value
 
 
-def _play_out(
+def _look(
     view: PlayerView,
     knowledge: Knowledge,
     rules: sim.Rules,

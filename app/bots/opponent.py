@@ -5,8 +5,10 @@ Hard plays otherwise more than half the time, so its plays say little under that
 gives every legal card a probability: a softmax over a few features of the card in the position
 (leading, following or discarding; its rank, whether it wins the trick, whether it is the
 highest card that ducks, the queen of spades and the cards that guard it, the length of its suit
-in the hand). The features see the mover's own hand, so the probability of the card actually
-played differs between imagined layouts: that is what the inference weighs.
+in the hand, and its place within that suit: the lowest, the highest, the only one, the share of
+the suit's other cards held that are lower). The features see the mover's own hand, so the
+probability of the card actually played differs between imagined layouts: that is what the
+inference weighs.
 
 The weights are data (`opponent.json` beside this module), fitted by maximum likelihood to the
 plays of Hard self-play games (`python -m bench.learn_opponent`, which writes the file).
