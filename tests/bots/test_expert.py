@@ -225,9 +225,10 @@ def test_the_second_look_takes_the_cards_close_to_the_best() -> None:
 
 
 def test_the_second_look_plays_the_close_cards_out_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a second look, the close cards' values are means over both looks' layouts and the
-    others' stay those of the first look; without close cards nothing changes. Expert takes no
-    second look past `CLOSE_LOOK_SEATS`."""
+    """A second look changes the values of the best card and the cards close to it (never of one
+    card alone), leaves the others as the first look found them, and changes nothing where no
+    card is close; it happens in some positions. Expert takes no second look past
+    `CLOSE_LOOK_SEATS`."""
     options = RuleOptions.standard()
     first = dataclasses.replace(SMALL, close_worlds=0)
     second = dataclasses.replace(SMALL, close_worlds=16)
