@@ -11,8 +11,9 @@ consistent with the view are drawn (`sampler.sample_worlds`), and three ways wei
 - surprises: the `--keep` least surprising count, the same (Hard: the fewest plays a careful
   player would not have made);
 - weighted: every layout counts in proportion to the likelihood of the other seats' plays under
-  a noisy careful player (Expert, `inference.log_likelihoods`; Expert draws `--keep` of them in
-  these proportions).
+  the kinds of player Expert imagines (`inference.log_likelihoods`), tempered as Expert tempers
+  it (`inference.temper`, keeping an effective sample size of `expert.BUDGET.least_ess` of the
+  draws); Expert draws `--keep` of them in these proportions.
 
 For each way: the weight of the layouts that put the Q♠ with its true holder (over positions
 where it is hidden), and the log-likelihood of the true layout per hidden card: the mean over
@@ -33,7 +34,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from app.bots import Level, choose_action, decision_rng, inference
+from app.bots import Level, choose_action, decision_rng, expert, inference
 from app.bots import simulator as sim
 from app.bots.knowledge import know
 from app.bots.sampler import World, sample_worlds
@@ -91,7 +92,9 @@ def weighed(state: GameState, draws: int, keep: int, rng: random.Random) -> dict
     rules = sim.Rules.of(view.options)
     drawn = sample_worlds(k, rng, draws)
     order = np.argsort(inference.surprises(view, k, rules, drawn), kind="stable")[:keep]
-    likelihood = inference.log_likelihoods(view, k, rules, drawn)
+    likelihood = inference.temper(
+        inference.log_likelihoods(view, k, rules, drawn), expert.BUDGET.least_ess * draws
+    )
     weights = np.exp(likelihood - likelihood.max())
     return {
         "uniform": (drawn, np.full(draws, 1 / draws)),

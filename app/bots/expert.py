@@ -9,7 +9,10 @@ differences:
   noise, a strong player as a model learned from Hard's games predicts it, or a player whose
   plays tell nothing, whichever its plays so far suggest (`inference.log_likelihoods`,
   policy-based inference). A seat that ducked the K♠ twice is imagined holding the Q♠ more
-  often.
+  often. Where the evidence of many plays would leave a handful of the draws with nearly all the
+  weight (many seats, as at Cancellation), it is tempered so that the draws keep half their
+  worth (`least_ess`, `inference.temper`): the layouts imagined stay many, and the other seats'
+  cards are not placed with more confidence than the model of their play deserves.
 - **Exact endgame.** Once it holds three cards or fewer, every imagined layout is solved exactly
   as a game of open cards (`endgame`) instead of being played out with the careful player's
   habits.
@@ -50,6 +53,7 @@ BUDGET = hard.Budget(
     round_size=64,
     candidates_per_world=4,
     weigh_layouts=True,
+    least_ess=0.5,
     exact_cards=3,
     pass_worlds=32,
     pass_final_worlds=96,

@@ -95,6 +95,11 @@ class Budget:
     """Draw the layouts used in proportion to how likely they make the other seats' plays so far
     under a noisy careful player (`inference.log_likelihoods`), instead of keeping the least
     surprising ones."""
+    least_ess: float = 0.0
+    """With `weigh_layouts`, the share of a round's draws whose worth of evidence its weights must
+    keep (0: the likelihoods as they are): when a few draws would take nearly all the weight
+    (the effective sample size, 1 / Σw², below this share of the draws), the likelihoods are
+    tempered (`inference.temper`) until it is reached."""
     close_worlds: int = 0
     """Layouts imagined again for the cards still close to the best once `worlds` are played
     out (0: none): those whose mean result trails the best card's by less than `close_z`
@@ -356,7 +361,9 @@ def _look(
         per_world = 1
     step = budget.round_size
     sizes = [min(step, count - start) for start in range(0, count, step)]
-    rounds = _likely_worlds(view, knowledge, rules, rng, sizes, per_world, budget.weigh_layouts)
+    rounds = _likely_worlds(
+        view, knowledge, rules, rng, sizes, per_world, budget.weigh_layouts, budget.least_ess
+    )
     exact = 0 < len(view.hand) <= budget.exact_cards
     utilities: list[np.ndarray] = []
     weights: list[np.ndarray] = []
@@ -396,11 +403,13 @@ def _likely_worlds(
     sizes: list[int],
     per_world: int,
     weigh: bool = False,
+    least_ess: float = 0.0,
 ) -> list[tuple[list[World], np.ndarray]]:
     """For each round of `sizes`, that many layouts from `size * per_world` drawn, each with the
     number of times it counts: the least surprising of the round's draws (earlier ones on ties),
-    once each; or, if `weigh`, drawn again in proportion to their likelihood (a layout drawn
-    again several times is imagined once and counts that many times).
+    once each; or, if `weigh`, drawn again in proportion to their likelihood, tempered to keep an
+    effective sample size of `least_ess` of the draws (a layout drawn again several times is
+    imagined once and counts that many times).
 
     The rounds draw from `rng` one after another (a round's layouts, then the one number its
     resampling uses), and the hand so far is replayed once for the draws of every round."""
@@ -423,6 +432,8 @@ def _likely_worlds(
         scores = judged[start : start + len(drawn)]
         start += len(drawn)
         if weigh:
+            if least_ess > 0:
+                scores = inference.temper(scores, least_ess * len(drawn))
             kept = inference.resample(scores, size, uniforms[r])
             picked, times = np.unique(kept, return_counts=True)
             rounds.append(([drawn[i] for i in picked], times.astype(np.float64)))

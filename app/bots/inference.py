@@ -88,6 +88,41 @@ def log_likelihoods(
     return total
 
 
+def effective_size(weights_log: np.ndarray) -> float:
+    """The effective sample size of weights `exp(weights_log)`: 1 / Σw² with the weights summing
+    to 1 (the number of draws they are worth: all of them when equal, 1 when one takes all)."""
+    w = np.exp(weights_log - weights_log.max())
+    w /= w.sum()
+    return float(1.0 / (w**2).sum())
+
+
+TEMPER_STEPS = 30
+"""Bisection steps of `temper` (its exponent to within 2⁻³⁰)."""
+
+
+def temper(weights_log: np.ndarray, least: float) -> np.ndarray:
+    """`β · weights_log` for the largest β in [0, 1] whose weights keep an effective sample size
+    of at least `least` (β = 1, the weights unchanged, when they already do; β = 0, equal
+    weights, at worst).
+
+    With many seats the likelihood of every play seen multiplies into weights so uneven that a
+    handful of the draws takes nearly all of it: the layouts imagined are then a few, imagined
+    over and over, and the other seats' cards are placed with far more confidence than the
+    model of their play deserves (at Cancellation-8 the true layout scores worse under the
+    untempered weights than under equal ones). Tempering, as particle filters do, keeps the
+    direction of the evidence and bounds its strength."""
+    if effective_size(weights_log) >= least:
+        return weights_log
+    low, high = 0.0, 1.0
+    for _ in range(TEMPER_STEPS):
+        middle = (low + high) / 2
+        if effective_size(middle * weights_log) >= least:
+            low = middle
+        else:
+            high = middle
+    return np.asarray(low * weights_log, dtype=np.float64)
+
+
 def resample(weights_log: np.ndarray, size: int, uniform: float) -> list[int]:
     """`size` indexes drawn in proportion to `exp(weights_log)` (systematic resampling: each
     index appears about `size × weight` times, in index order), the draw's one random number

@@ -149,6 +149,50 @@ def test_resampling_follows_the_weights() -> None:
     assert picked.count(0) == 4 and picked.count(1) == 2 and picked.count(2) == 2
 
 
+def test_tempering_keeps_weights_that_are_even_enough() -> None:
+    weights_log = np.log(np.array([0.4, 0.3, 0.2, 0.1]))
+    assert inference.effective_size(weights_log) == pytest.approx(1 / 0.3)
+    assert inference.temper(weights_log, 3.0) is weights_log
+    assert inference.effective_size(np.zeros(8)) == pytest.approx(8.0)
+
+
+@pytest.mark.parametrize("least", [2.0, 16.0, 64.0, 255.0])
+def test_tempering_flattens_uneven_weights_just_enough(least: float) -> None:
+    """Weights where a few draws take nearly all are raised to the largest power that keeps the
+    wanted effective sample size: a slightly larger power would not keep it. The order of the
+    draws is kept."""
+    weights_log = np.random.default_rng(1).normal(0.0, 15.0, 256)
+    assert inference.effective_size(weights_log) < 2.0
+    tempered = inference.temper(weights_log, least)
+    ess = inference.effective_size(tempered)
+    assert least <= ess < least * 1.01
+    beta = tempered[0] / weights_log[0]
+    assert 0 < beta < 1
+    assert np.allclose(tempered, beta * weights_log)
+    assert inference.effective_size(min(1.0, beta * 1.01) * weights_log) < least
+
+
+def test_expert_keeps_half_its_draws_worth_of_layouts_at_cancellation() -> None:
+    """At Cancellation-8 the untempered likelihoods of the other seven seats' plays leave a
+    handful of the draws with nearly all the weight; tempered as Expert tempers them, the layouts
+    it keeps are many different ones."""
+    options = RuleOptions.cancellation(8)
+    rules = sim.Rules.of(options)
+    rng = random.Random(6)
+    raw = kept = 0.0
+    found = positions(options, 8, lambda v: v.trick_number > 5, 6)
+    for _, view in found:
+        k = know(view)
+        drawn = [sample_world(k, rng) for _ in range(256)]
+        likelihood = inference.log_likelihoods(view, k, rules, drawn)
+        tempered = inference.temper(likelihood, expert.BUDGET.least_ess * 256)
+        assert inference.effective_size(tempered) >= 128
+        raw += inference.effective_size(likelihood)
+        kept += len(set(inference.resample(tempered, 64, 0.5)))
+    assert raw / len(found) < 40
+    assert kept / len(found) > 48
+
+
 RULES4 = sim.Rules.of(RuleOptions.standard())
 
 
