@@ -45,14 +45,19 @@ from app.engine import (
 LEVELS = (Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT)
 TEST_BUDGET = hard.Budget(worlds=8, round_size=8)
 """A small Hard budget for the many positions."""
-EXPERT_TEST_BUDGET = dataclasses.replace(expert.BUDGET, worlds=8, round_size=8, pass_worlds=4)
-"""A small Expert budget for the many positions: its inference and exact endgame included."""
+EXPERT_TEST_BUDGET = dataclasses.replace(
+    expert.BUDGET, worlds=8, round_size=8, pass_worlds=4, pass_final_worlds=4
+)
+"""A small Expert budget for the many positions: its inference, exact endgame and pass search
+(at every table) included."""
 
 
 def decide(level: Level, view: PlayerView, seed: int, *, full: bool = False) -> object:
     """The level's decision in `view` with the generator of `seed`."""
     rng = random.Random(seed)
     if view.phase is Phase.PASS:
+        if level is Level.EXPERT and not full:
+            return expert.choose_pass(view, rng, EXPERT_TEST_BUDGET)
         return bot(level).choose_pass(view, rng)
     if level is Level.HARD and not full:
         return hard.choose_play(view, rng, TEST_BUDGET)
