@@ -49,7 +49,7 @@ EXPERT_TEST_BUDGET = dataclasses.replace(
     expert.BUDGET, worlds=8, round_size=8, pass_worlds=4, pass_final_worlds=4
 )
 """A small Expert budget for the many positions: its inference, exact endgame and pass search
-(at every table) included."""
+included."""
 
 
 def decide(level: Level, view: PlayerView, seed: int, *, full: bool = False) -> object:
