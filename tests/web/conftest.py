@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -31,6 +32,16 @@ def client(database_url: str) -> Iterator[TestClient]:
     app = create_app(settings)
     with TestClient(app, base_url="http://testserver", headers=BROWSER) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def steady_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hold the wall clock in the middle of a minute. The rate limiter's windows start at
+    whole minutes, and a hit in the next window weighs the previous one's hits at less than
+    one, so a test counting hits against a per-minute rate must not cross a window's start."""
+    now = time.time()
+    middle = now - now % 60 + 30
+    monkeypatch.setattr(time, "time", lambda: middle)
 
 
 BROWSER = {"Origin": "http://testserver"}

@@ -240,7 +240,9 @@ def test_a_refused_post_that_is_not_a_form_of_ours_is_not_offered_again(
     assert "resubmit" in bytes(same_site.body).decode()  # the same form from this site is
 
 
-def test_a_new_game_over_the_rate_gets_429_and_its_form_to_post_again(database: str) -> None:
+def test_a_new_game_over_the_rate_gets_429_and_its_form_to_post_again(
+    database: str, steady_clock: None
+) -> None:
     app = make_app(database, rate_limits=True, rate_address_new_games="1/minute")
     with TestClient(app, headers=BROWSER) as client:
         form = {"level": "medium", "fast_play": "on"}

@@ -47,7 +47,7 @@ def make_app(database: str, **limits: Any) -> FastAPI:
 
 
 @pytest.fixture
-def app(database: str) -> Iterator[FastAPI]:
+def app(database: str, steady_clock: None) -> Iterator[FastAPI]:
     """An app with small rates, as if a minute held only a few requests."""
     application = make_app(
         database,
@@ -158,7 +158,7 @@ def test_rate_limits_can_be_turned_off(database: str) -> None:
     assert all(limits.allow_new_game("s", "192.0.2.9") for _ in range(30))
 
 
-def test_the_production_rates_let_a_fast_player_through() -> None:
+def test_the_production_rates_let_a_fast_player_through(steady_clock: None) -> None:
     limits = RateLimits(Limits())
     # A person makes one request per decision, a few a second at the most; a burst of 60 in a
     # second (and 900 in a minute) is still allowed, a script at 100 a second is not.
