@@ -114,6 +114,10 @@ class Settings:
     thinker_queue: int = 8
     """Hard and Expert decisions waiting or running at once per server process; past it, 503 at
     once."""
+    thinker_chunk_s: float = 2.0
+    """The most seconds Hard and Expert think for one response: past it, the response carries the
+    actions decided so far and the page asks for the rest (a table of ten Expert computers would
+    otherwise keep a player waiting, or pass the worker's time limit)."""
     retention_days: int = DEFAULT_RETENTION_DAYS
     """An anonymous browser idle this long is purged with its games (`python -m
     app.maintenance purge`); the session cookie lives this long after the last visit."""
@@ -132,6 +136,7 @@ class Settings:
             busy_timeout_ms=_int("HEARTS_BUSY_TIMEOUT_MS", 2000),
             thinker_processes=_int("HEARTS_THINKER_PROCESSES", 1),
             thinker_queue=_int("HEARTS_THINKER_QUEUE", 8),
+            thinker_chunk_s=_float("HEARTS_THINKER_CHUNK_S", 2.0),
             retention_days=_days("HEARTS_RETENTION_DAYS", DEFAULT_RETENTION_DAYS),
             limits=Limits.from_env(),
         )

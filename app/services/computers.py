@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeoutError
@@ -23,7 +24,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
 from app.bots import Level, choose_action, decision_rng
-from app.engine import Action, GameState, Phase, apply, to_act, view_for
+from app.engine import Action, GameState, Phase, apply, pass_view, to_act, view_for
 from app.services.database import ServiceUnavailableError
 from app.store.models import HUMAN
 
@@ -34,18 +35,37 @@ HEAVY = frozenset({Level.HARD.value, Level.EXPERT.value})
 _PLANNING = (Phase.PASS, Phase.PLAY, Phase.MOON_CHOICE)
 
 
-def plan(state: GameState, seats: tuple[str, ...], seed: int, number: int) -> list[Action]:
+def plan(
+    state: GameState,
+    seats: tuple[str, ...],
+    seed: int,
+    number: int,
+    think_s: float | None = None,
+) -> list[Action]:
     """The computer players' actions from `state`, whose next action is number `number` of the
     log, until a human decides (passes are simultaneous: the computers pass even while the human
-    has not), the hand is over or the game ends."""
+    has not), the hand is over or the game ends.
+
+    With `think_s`, planning stops once that many seconds have been spent and at least one
+    action is planned: the game is stored at a computer's turn and the page asks for the rest
+    (`games.advance`). Only how the actions are split between responses depends on the clock,
+    never an action: a play is seeded by its number in the log, and a pass by the number of the
+    hand's first pass (every seat passes once) and chosen from the view as the pass began
+    (`pass_view`), in whatever order the human's pass falls."""
+    started = time.monotonic()
     actions: list[Action] = []
     while state.phase in _PLANNING:
         bots = [s for s in to_act(state) if seats[s] != HUMAN]
         if not bots:
             break
+        if actions and think_s is not None and time.monotonic() - started >= think_s:
+            break
         seat = bots[0]
-        rng = decision_rng(seed, number + len(actions), seat)
-        action = choose_action(view_for(state, seat), seats[seat], rng)
+        at, view = number + len(actions), view_for(state, seat)
+        if state.phase is Phase.PASS and state.hand is not None:
+            at -= sum(p is not None for p in state.hand.passed)
+            view = pass_view(state, seat)
+        action = choose_action(view, seats[seat], decision_rng(seed, at, seat))
         actions.append(action)
         state = apply(state, action)
     return actions
@@ -65,10 +85,14 @@ class Thinkers:
         max_pending: int = 8,
         timeout_s: float = 5.0,
         waiting: Callable[[], AbstractContextManager[None]] = nullcontext,
+        chunk_s: float | None = None,
     ) -> None:
         self.processes = processes
         self.max_pending = max_pending
         self.timeout_s = timeout_s
+        self.chunk_s = chunk_s
+        """The most seconds of Hard's and Expert's thinking planned for one response (`plan`'s
+        `think_s`; None: up to the human's decision, however long)."""
         self.waiting = waiting
         """Entered around each wait for a worker process (the web layer lets other requests
         run meanwhile)."""
@@ -97,9 +121,9 @@ class Thinkers:
         self, state: GameState, seats: tuple[str, ...], seed: int, number: int
     ) -> list[Action]:
         """The computers' actions until the human decides (see `plan`), planned where fits."""
-        if self.processes <= 0 or not HEAVY.intersection(seats):
+        if not HEAVY.intersection(seats):
             return plan(state, seats, seed, number)
-        return self.think(plan, state, seats, seed, number)
+        return self.think(plan, state, seats, seed, number, self.chunk_s)
 
     def think(self, task: Callable[..., T], *args: Any) -> T:
         """`task(*args)` in a worker process (in this thread with `processes=0`): heavy

@@ -94,9 +94,16 @@ class Table:
 
     @property
     def computer_to_act(self) -> bool:
-        """Whether a computer player acts next (only in a game stored before the computers
-        played up to the human's turn; the page then asks the server to advance)."""
-        return self.status == ACTIVE and any(self.seats[s] != HUMAN for s in self.view.to_act)
+        """Whether a computer player acts next and the human need not act first (a game stored
+        before the computers played up to the human's turn, or whose computers had more to think
+        than one response holds); the page then asks the server to advance. While the human is
+        still to pass, the computers still to pass are planned with the human's pass."""
+        to_act = self.view.to_act
+        return (
+            self.status == ACTIVE
+            and HUMAN_SEAT not in to_act
+            and any(self.seats[s] != HUMAN for s in to_act)
+        )
 
     @property
     def level(self) -> str:

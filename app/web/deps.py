@@ -49,7 +49,10 @@ class Services:
         )
         # A request waiting for the Hard player's thinking gives its place to others meanwhile.
         thinkers = Thinkers(
-            settings.thinker_processes, settings.thinker_queue, waiting=stepping_aside
+            settings.thinker_processes,
+            settings.thinker_queue,
+            waiting=stepping_aside,
+            chunk_s=settings.thinker_chunk_s,
         )
         return cls(settings, db, thinkers)
 

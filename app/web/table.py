@@ -154,7 +154,7 @@ class FrameView:
     each for `pause_ms` (the final table is one too)."""
 
     mode: str
-    """pass, play, wait, moon, hand_over or game_over."""
+    """pass, play, wait, passed (the others are still passing), moon, hand_over or game_over."""
     seats: list[SeatView]
     trick: list[PlayView]
     trick_finished: bool
@@ -459,7 +459,7 @@ def _mode(table: Table) -> str:
         return "moon" if view.moon_shooter == view.seat else "wait"
     if view.seat in view.to_act:
         return "pass" if view.phase is Phase.PASS else "play"
-    return "wait"
+    return "passed" if view.phase is Phase.PASS else "wait"
 
 
 def _plays(n: int, plays: tuple[tuple[int, Card], ...], winner: int | None) -> list[PlayView]:
