@@ -116,8 +116,9 @@ class Settings:
     once."""
     thinker_chunk_s: float = 2.0
     """The most seconds Hard and Expert think for one response: past it, the response carries the
-    actions decided so far and the page asks for the rest (a table of ten Expert computers would
-    otherwise keep a player waiting, or pass the worker's time limit)."""
+    actions decided so far and the page asks for the rest (the twenty Expert cards that may come
+    between two of the player's at Cancellation-11 would otherwise pass the worker's time
+    limit)."""
     retention_days: int = DEFAULT_RETENTION_DAYS
     """An anonymous browser idle this long is purged with its games (`python -m
     app.maintenance purge`); the session cookie lives this long after the last visit."""

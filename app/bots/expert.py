@@ -29,11 +29,6 @@ It also imagines more, where more pays:
 - **About four times the deals for its pass.** With Hard's few deals, the same hand passed again
   with other random numbers is often another pass, some of them worth most of a point less
   (`bench.passes`).
-- **A searched pass at every table** (Omnibus aside), where Hard searches only at four and five
-  seats of the standard game and passes as the careful player does elsewhere. At Cancellation-8
-  the pass chosen from imagined deals was worth about 0.9 points a hand more than the careful
-  player's, weighed again in other deals; it takes 0.6 s there and 0.65 s (median) at eleven
-  seats.
 
 The budget is counted in layouts, never in time, so a decision is the same for the same view and
 seed on an idle machine and on a loaded server.
@@ -62,7 +57,6 @@ BUDGET = hard.Budget(
     exact_cards=3,
     pass_worlds=32,
     pass_final_worlds=96,
-    pass_everywhere=True,
     close_worlds=128,
     standing=True,
 )

@@ -91,9 +91,6 @@ class Budget:
     """The candidates with the best results so far, imagined again in more deals."""
     pass_final_worlds: int = 24
     """Further deals imagined for each finalist."""
-    pass_everywhere: bool = False
-    """Search the pass at every table but Omnibus, not only at `PASS_SEARCH_SEATS` of the
-    standard game (`searches_pass`)."""
     weigh_layouts: bool = False
     """Draw the layouts used in proportion to how likely they make the other seats' plays so far
     under a noisy careful player (`inference.log_likelihoods`), instead of keeping the least
@@ -171,7 +168,7 @@ def rank_passes(
     """The passes `choose_pass` weighed, best first, with what each is worth; only the careful
     player's pass, with no estimate, at a table where Hard does not search its pass."""
     candidates = pass_candidates(view, rng, budget.pass_pool)
-    if len(candidates) == 1 or budget.pass_worlds < 1 or not searches_pass(view, budget):
+    if len(candidates) == 1 or budget.pass_worlds < 1 or not searches_pass(view):
         return [(candidates[0], None)]
     knowledge = know(view)
     values, points = evaluate_passes(view, candidates, rng, budget.pass_worlds, budget, knowledge)
@@ -188,16 +185,15 @@ def rank_passes(
     return [(candidates[chosen[i]], Estimate(float(values[i]), float(points[i]))) for i in order]
 
 
-def searches_pass(view: PlayerView, budget: Budget = DEFAULT_BUDGET) -> bool:
-    """Whether the play of the candidate passes is imagined at this table (else the pass is the
-    careful player's): never in Omnibus; with `budget.pass_everywhere` at every other table,
-    else (Hard) only at `PASS_SEARCH_SEATS` of the standard game."""
+def searches_pass(view: PlayerView) -> bool:
+    """Whether Hard imagines the play of its candidate passes at this table (else it passes as
+    the careful player does)."""
     options = view.options
-    if options.omnibus:
-        return False
-    if budget.pass_everywhere:
-        return True
-    return not options.is_cancellation and view.num_players in PASS_SEARCH_SEATS
+    return (
+        not options.is_cancellation
+        and not options.omnibus
+        and view.num_players in PASS_SEARCH_SEATS
+    )
 
 
 def pass_candidates(view: PlayerView, rng: random.Random, pool_size: int) -> list[tuple[Card, ...]]:

@@ -101,7 +101,7 @@ from app.engine.table import (
     right,
     seat_names,
 )
-from app.engine.view import PlayerView, pass_view, view_for
+from app.engine.view import PlayerView, view_for
 
 __all__ = [
     "FULL_DECK",
@@ -167,7 +167,6 @@ __all__ = [
     "pass_direction",
     "pass_source",
     "pass_target",
-    "pass_view",
     "penalty_total",
     "points_of",
     "random_deal",

@@ -128,20 +128,3 @@ def view_for(state: GameState, seat: int) -> PlayerView:
         kitty=hand.kitty if hand.kitty_collector == seat else None,
         legal=legal,
     )
-
-
-def pass_view(state: GameState, seat: int) -> PlayerView:
-    """The view `seat` chooses its pass from: its view as the pass began, before any seat
-    committed. Passes are simultaneous (R4.3): whose pass was committed first tells nothing of
-    the cards, so it must not change a pass either."""
-    view = view_for(state, seat)
-    hand = state.hand
-    if state.phase is not Phase.PASS or hand is None:
-        return view
-    n = state.num_players
-    return replace(
-        view,
-        to_act=tuple(range(n)),
-        passes_committed=(False,) * n,
-        hand_sizes=tuple(len(h) for h in hand.dealt),
-    )

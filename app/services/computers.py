@@ -21,10 +21,11 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeoutError
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from app.bots import Level, choose_action, decision_rng
-from app.engine import Action, GameState, Phase, apply, pass_view, to_act, view_for
+from app.engine import Action, GameState, Phase, PlayerView, apply, to_act, view_for
 from app.services.database import ServiceUnavailableError
 from app.store.models import HUMAN
 
@@ -69,6 +70,23 @@ def plan(
         actions.append(action)
         state = apply(state, action)
     return actions
+
+
+def pass_view(state: GameState, seat: int) -> PlayerView:
+    """The view `seat` chooses its pass from: its view as the pass began, before any seat
+    committed. Passes are simultaneous (R4.3): whose pass was committed first tells nothing of
+    the cards, so it must not change a pass either."""
+    view = view_for(state, seat)
+    hand = state.hand
+    if state.phase is not Phase.PASS or hand is None:
+        return view
+    n = state.num_players
+    return replace(
+        view,
+        to_act=tuple(range(n)),
+        passes_committed=(False,) * n,
+        hand_sizes=tuple(len(h) for h in hand.dealt),
+    )
 
 
 def _warm() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import random
 import time
@@ -159,37 +158,6 @@ def test_hard_passes_like_medium_at_other_tables(options: RuleOptions) -> None:
     """Cancellation, Omnibus and tables of other sizes keep the careful player's pass."""
     view = pass_view(options, 1)
     assert hard.choose_pass(view, random.Random(1)) == medium.choose_pass(view, random.Random(1))
-
-
-@pytest.mark.parametrize(
-    "options",
-    [RuleOptions.cancellation(8), RuleOptions.cancellation(11), RuleOptions.standard(3)],
-    ids=["cancellation-8", "cancellation-11", "standard-3"],
-)
-def test_a_budget_that_searches_everywhere_searches_these_tables(options: RuleOptions) -> None:
-    """With `pass_everywhere` (Expert) the pass is searched at the tables where Hard keeps the
-    careful player's: every candidate is weighed, and in some of the hands the pass chosen is
-    not the careful player's."""
-    budget = dataclasses.replace(PASS_BUDGET, pass_everywhere=True)
-    other = 0
-    for seed in range(4):
-        view = pass_view(options, seed)
-        assert hard.searches_pass(view, budget) and not hard.searches_pass(view)
-        ranked = hard.rank_passes(view, random.Random(seed), budget)
-        assert len(ranked) > 1 and all(estimate is not None for _, estimate in ranked)
-        chosen = hard.choose_pass(view, random.Random(seed), budget)
-        assert len(chosen) == options.pass_count and set(chosen) <= set(view.hand)
-        other += chosen != medium.choose_pass(view, random.Random(seed))
-    assert other > 0
-
-
-def test_no_budget_searches_the_pass_in_omnibus() -> None:
-    view = pass_view(RuleOptions.standard(omnibus=True), 1)
-    budget = dataclasses.replace(PASS_BUDGET, pass_everywhere=True)
-    assert not hard.searches_pass(view, budget)
-    assert hard.choose_pass(view, random.Random(1), budget) == medium.choose_pass(
-        view, random.Random(1)
-    )
 
 
 def test_the_real_layout_never_surprises_when_everyone_plays_carefully() -> None:

@@ -43,7 +43,6 @@ from app.engine import (
     legal_cards,
     lowest_club,
     new_game,
-    pass_view,
     random_deal,
     replay,
     to_act,
@@ -160,22 +159,6 @@ def test_view_during_the_pass_phase_shows_no_received_cards_and_no_leader() -> N
             hand_sizes=(10, 13, 13, 13),
             to_act=(W, N, E),
         )
-
-
-def test_the_pass_view_is_the_view_as_the_pass_began() -> None:
-    """A pass is chosen from `pass_view`: whichever seats committed first (R4.3: passes are
-    simultaneous), a seat still to pass sees what it saw when the cards were dealt."""
-    state = apply(new_game(RuleOptions.standard(4)), DEAL_4)
-    dealt = [view_for(state, seat) for seat in range(4)]
-    assert [pass_view(state, seat) for seat in range(4)] == dealt
-    state = apply(state, Pass(N, cards("AD KD QD")))
-    state = apply(state, Pass(S, cards("AC KC QC")))
-    assert view_for(state, E) != dealt[E]
-    assert pass_view(state, E) == dealt[E] and pass_view(state, W) == dealt[W]
-    state = apply(state, Pass(W, cards("AH 9H 8H")))
-    state = apply(state, Pass(E, cards("AS KS QS")))
-    assert state.phase is Phase.PLAY
-    assert pass_view(state, E) == view_for(state, E)  # past the pass, the view itself
 
 
 def test_view_after_the_exchange_shows_received_cards_and_their_source() -> None:

@@ -23,8 +23,9 @@ from app.engine import (
     random_deal,
     replay,
     to_act,
+    view_for,
 )
-from app.services.computers import plan
+from app.services.computers import pass_view, plan
 from app.settings import Limits, Settings
 from app.store import load_actions
 from app.store.models import Game
@@ -60,21 +61,35 @@ def human_pass(state: GameState) -> Pass:
 
 
 def test_passes_do_not_depend_on_where_the_humans_pass_falls() -> None:
-    """At Cancellation-8 (two Expert computers, which search their passes there, among careful
-    ones), the passes planned at once, one at a time, and with the human passing after the
-    first two computers are the same passes (R4.3: passes are simultaneous)."""
-    seats = (HUMAN, "expert", "medium", "medium", "expert", "medium", "medium", "medium")
-    state = dealt(RuleOptions.cancellation(8), 3)
+    """At four seats, where Hard and Expert search their passes in imagined deals, the passes
+    planned at once, one at a time, and with the human passing after the first computer are
+    the same passes (R4.3: passes are simultaneous)."""
+    seats = (HUMAN, "expert", "hard", "expert")
+    state = dealt(RuleOptions.standard(), 3)
     at_once = plan(state, seats, 11, 1)
-    assert len(at_once) == 7 and all(isinstance(a, Pass) for a in at_once)
+    assert len(at_once) == 3 and all(isinstance(a, Pass) for a in at_once)
     one_by_one, _ = in_parts(state, seats, 11, 1)
     assert one_by_one == at_once
-    first_two = plan(state, seats, 11, 1, think_s=0) + plan(
-        apply(state, at_once[0]), seats, 11, 2, think_s=0
-    )
-    later = apply(apply(apply(state, first_two[0]), first_two[1]), human_pass(state))
-    rest = [a for a in plan(later, seats, 11, 4) if isinstance(a, Pass)]
-    assert first_two + rest == at_once
+    first = plan(state, seats, 11, 1, think_s=0)
+    later = apply(apply(state, first[0]), human_pass(state))
+    rest = [a for a in plan(later, seats, 11, 3) if isinstance(a, Pass)]
+    assert first + rest == at_once
+
+
+def test_the_pass_view_is_the_view_as_the_pass_began() -> None:
+    """Whichever seats committed first, a seat still to pass sees what it saw at the deal."""
+    state = dealt(RuleOptions.standard(), 4)
+    assert state.hand is not None
+    at_deal = [view_for(state, seat) for seat in range(4)]
+    assert [pass_view(state, seat) for seat in range(4)] == at_deal
+    for seat in (2, 0):
+        state = apply(state, Pass(seat, tuple(sorted(state.hand.hands[seat])[:3])))
+    assert view_for(state, 3) != at_deal[3]
+    assert pass_view(state, 3) == at_deal[3] and pass_view(state, 1) == at_deal[1]
+    for seat in (1, 3):
+        state = apply(state, Pass(seat, tuple(sorted(state.hand.hands[seat])[:3])))
+    assert state.phase is Phase.PLAY
+    assert pass_view(state, 3) == view_for(state, 3)  # past the pass, the view itself
 
 
 def test_plays_planned_in_parts_are_the_plays_planned_at_once() -> None:
