@@ -79,15 +79,16 @@ def test_passes_do_not_depend_on_where_the_humans_pass_falls() -> None:
 def test_the_pass_view_is_the_view_as_the_pass_began() -> None:
     """Whichever seats committed first, a seat still to pass sees what it saw at the deal."""
     state = dealt(RuleOptions.standard(), 4)
-    assert state.hand is not None
+    hand = state.hand
+    assert hand is not None
     at_deal = [view_for(state, seat) for seat in range(4)]
     assert [pass_view(state, seat) for seat in range(4)] == at_deal
     for seat in (2, 0):
-        state = apply(state, Pass(seat, tuple(sorted(state.hand.hands[seat])[:3])))
+        state = apply(state, Pass(seat, tuple(sorted(hand.dealt[seat])[:3])))
     assert view_for(state, 3) != at_deal[3]
     assert pass_view(state, 3) == at_deal[3] and pass_view(state, 1) == at_deal[1]
     for seat in (1, 3):
-        state = apply(state, Pass(seat, tuple(sorted(state.hand.hands[seat])[:3])))
+        state = apply(state, Pass(seat, tuple(sorted(hand.dealt[seat])[:3])))
     assert state.phase is Phase.PLAY
     assert pass_view(state, 3) == view_for(state, 3)  # past the pass, the view itself
 
