@@ -62,10 +62,12 @@ def plan(
         if actions and think_s is not None and time.monotonic() - started >= think_s:
             break
         seat = bots[0]
-        at, view = number + len(actions), view_for(state, seat)
+        at = number + len(actions)
         if state.phase is Phase.PASS and state.hand is not None:
             at -= sum(p is not None for p in state.hand.passed)
             view = pass_view(state, seat)
+        else:
+            view = view_for(state, seat)
         action = choose_action(view, seats[seat], decision_rng(seed, at, seat))
         actions.append(action)
         state = apply(state, action)
