@@ -31,8 +31,9 @@ from app.engine import (
 from bench import learn_opponent
 from tests.bots.helpers import positions, true_world
 
-SMALL = dataclasses.replace(expert.BUDGET, worlds=16, round_size=16)
-"""Expert's budget with fewer layouts, for the many positions of these tests."""
+SMALL = dataclasses.replace(expert.BUDGET, worlds=16, round_size=16, close_worlds=16)
+"""Expert's budget with fewer layouts (the second look at close cards included), for the many
+positions of these tests."""
 
 
 def best_points(state: GameState, scored: int | None = None) -> tuple[int, ...]:

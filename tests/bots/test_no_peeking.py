@@ -46,10 +46,10 @@ LEVELS = (Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT)
 TEST_BUDGET = hard.Budget(worlds=8, round_size=8)
 """A small Hard budget for the many positions."""
 EXPERT_TEST_BUDGET = dataclasses.replace(
-    expert.BUDGET, worlds=8, round_size=8, pass_worlds=4, pass_final_worlds=4
+    expert.BUDGET, worlds=8, round_size=8, close_worlds=8, pass_worlds=4, pass_final_worlds=4
 )
-"""A small Expert budget for the many positions: its inference, exact endgame and pass search
-included."""
+"""A small Expert budget for the many positions: its inference, second look at close cards,
+exact endgame and pass search included."""
 
 
 def decide(level: Level, view: PlayerView, seed: int, *, full: bool = False) -> object:
@@ -352,7 +352,7 @@ def test_no_peeking_on_200_positions_of_other_tables(level: Level) -> None:
 
 def test_expert_endgame_ignores_hidden_cards() -> None:
     """Expert's exact endgame (three cards or fewer, full budget) at 12 positions of a 4-seat
-    game: ten redeals change neither the view nor the decision."""
+    game: five redeals change neither the view nor the decision."""
     options = RuleOptions.standard()
     header = GameHeader(options)
     late = [
@@ -362,7 +362,7 @@ def test_expert_endgame_ignores_hidden_cards() -> None:
     ]
     assert len(late) >= 12
     moved = sum(
-        assert_no_peeking(header, a, s, 10, levels=[Level.EXPERT], seed=i, full=True)
+        assert_no_peeking(header, a, s, 5, levels=[Level.EXPERT], seed=i, full=True)
         for i, (a, s) in enumerate(late[:12])
     )
     assert moved >= 10
