@@ -25,28 +25,25 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from app.bots import expert, hard
 from app.engine import Card, PlayerView
 from bench.think import positions
 
-BUDGETS = {
-    "hard": hard.DEFAULT_BUDGET,
-    "expert": expert.BUDGET,
-    "expert-close": expert.BUDGET,
-    "expert-256": dataclasses.replace(expert.BUDGET, worlds=256, round_size=64, close_worlds=0),
+EXPERT_256 = dataclasses.replace(expert.BUDGET, worlds=256, round_size=64, close_worlds=0)
+
+CHOOSERS: dict[str, Callable[[PlayerView, random.Random], Card]] = {
+    "hard": hard.choose_play,
+    "expert": expert.choose_play,
+    "expert-close": functools.partial(hard.choose_play, budget=expert.BUDGET),
+    "expert-256": functools.partial(hard.choose_play, budget=EXPERT_256),
 }
-
-
-def choose(name: str, view: PlayerView, rng: random.Random) -> Card:
-    """The card the named budget chooses."""
-    if name == "expert":
-        return expert.choose_play(view, rng)
-    return hard.choose_play(view, rng, BUDGETS[name])
+"""How each budget chooses a card."""
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -56,13 +53,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--table", default="standard-4")
     parser.add_argument("--draws", type=int, default=3)
     parser.add_argument("--reference", type=int, default=1024)
-    parser.add_argument("--budgets", default=",".join(BUDGETS))
+    parser.add_argument("--budgets", default=",".join(CHOOSERS))
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     names = args.budgets.split(",")
-    unknown = [n for n in names if n not in BUDGETS]
+    unknown = [n for n in names if n not in CHOOSERS]
     if unknown:
-        parser.error(f"unknown budgets {unknown}: choose among {', '.join(BUDGETS)}")
+        parser.error(f"unknown budgets {unknown}: choose among {', '.join(CHOOSERS)}")
     found = positions(args.table, args.positions * 4 // 3, args.seed)
     views = [v for kind in ("lead", "follow", "discard") for v in found[kind]]
     reference = dataclasses.replace(
@@ -77,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             for draw in range(args.draws):
                 rng = random.Random(args.seed * 1_000_003 + i * args.draws + draw)
                 start = time.perf_counter()
-                chosen[name].append(choose(name, view, rng))
+                chosen[name].append(CHOOSERS[name](view, rng))
                 seconds[name].append(time.perf_counter() - start)
         worth = hard.evaluate(view, random.Random(-1 - i), reference)
         best = max(worth[c] for picks in chosen.values() for c in picks)
