@@ -16,13 +16,14 @@ traceback.
 
 from __future__ import annotations
 
+import fcntl
+import os
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from filelock import FileLock, Timeout
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session
@@ -54,6 +55,48 @@ def _translated() -> Iterator[None]:
         raise ServiceUnavailableError(f"database unavailable: {type(err).__name__}") from err
 
 
+class FileWriteLock:
+    """An exclusive lock on a file that the server processes take turns on (`flock`).
+
+    The file is opened once per process and kept open, so a turn costs two system calls (about
+    2 µs; opening the file for each turn, as general-purpose lock libraries do, cost 0.26 ms of
+    CPU per write). A lock held by another process is polled every millisecond until the
+    timeout. Not for threads of one process: they queue on a thread lock first (`Database`).
+    """
+
+    POLL_S = 0.001
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._fd: int | None = None
+        self._pid = 0
+
+    def _descriptor(self) -> int:
+        if self._fd is None or self._pid != os.getpid():  # a forked child opens its own
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            self._pid = os.getpid()
+        return self._fd
+
+    def acquire(self, timeout: float) -> bool:
+        """Take the lock within `timeout` seconds; whether it was taken. `OSError` if the file
+        cannot be opened."""
+        fd = self._descriptor()
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(self.POLL_S)
+
+    def release(self) -> None:
+        """Let the next process in."""
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+
 class Database:
     """One database: its engine, and read and write transactions on it.
 
@@ -72,7 +115,7 @@ class Database:
         sqlite = engine.dialect.name == "sqlite"
         self._write_lock = threading.Lock() if sqlite else None
         path = engine.url.database if sqlite else None
-        self._file_lock = FileLock(f"{path}.lock") if path and path != ":memory:" else None
+        self._file_lock = FileWriteLock(f"{path}.lock") if path and path != ":memory:" else None
         self._lock_timeout_s = lock_timeout_s
 
     @classmethod
@@ -145,9 +188,11 @@ class Database:
             if self._file_lock is not None:
                 left = max(0.0, self._lock_timeout_s - (time.monotonic() - started))
                 try:
-                    self._file_lock.acquire(timeout=left, poll_interval=0.001)
-                except Timeout:
-                    raise ServiceUnavailableError("database busy: another process writes") from None
+                    taken = self._file_lock.acquire(timeout=left)
+                except OSError as err:
+                    raise ServiceUnavailableError(f"database unavailable: {err}") from err
+                if not taken:
+                    raise ServiceUnavailableError("database busy: another process writes")
             try:
                 with _translated():
                     yield
