@@ -49,6 +49,13 @@ change to a level, and the code before it), and prints both D over the deals the
 and the change's effect paired deal by deal: `compare: N deals in common (K with the same
 result), D A ± a against B ± b, difference X ± x points/hand`. Pairing removes each deal's own
 luck, so the interval of the difference is narrower than either D's.
+
+`--carry LOG [--check K]` keeps a log across a change that cannot alter its results (a change to
+a table the log does not play, say): it plays K of the log's deals (or games) again, spread over
+the log, with today's code, and only if every result is identical to the logged one does it
+stamp the log with today's fingerprint (noting the old one and the check under `carried`), so
+that the run can be resumed; one differing result leaves the log as it was. It prints
+`carry: K of K identical, LOG now code X (was Y)`.
 """
 
 from __future__ import annotations
@@ -117,7 +124,7 @@ class ResultLog:
             return
         if path.exists() and path.stat().st_size:
             lines = path.read_text().splitlines()
-            if json.loads(lines[0]) != header:
+            if _without_carries(json.loads(lines[0])) != header:
                 raise SystemExit(
                     f"{path} was made by other code or settings ({lines[0]}); "
                     "remove it or give another --log"
@@ -140,6 +147,11 @@ class ResultLog:
         if self.path is not None:
             with self.path.open("a") as file:
                 file.write(json.dumps({"i": index, "r": list(values)}) + "\n")
+
+
+def _without_carries(header: dict[str, object]) -> dict[str, object]:
+    """A log's header as a run compares it: what it depends on, without the carries' history."""
+    return {key: value for key, value in header.items() if key != "carried"}
 
 
 def _result_row(line: str) -> tuple[int, list[float]] | None:
@@ -368,6 +380,55 @@ def run_pair(
     return summarise([DealResult(*log.done[i]) for i in range(deals)])
 
 
+def spread(indices: Sequence[int], count: int) -> list[int]:
+    """`count` of `indices` (sorted), spread evenly from the first to the last."""
+    ordered = sorted(indices)
+    if count >= len(ordered):
+        return ordered
+    if count == 1:
+        return ordered[:1]
+    return sorted({ordered[round(j * (len(ordered) - 1) / (count - 1))] for j in range(count)})
+
+
+def carry_log(path: Path, check: int, jobs: int) -> tuple[int, int, str, str]:
+    """Play `check` of the log's deals (or games) again with today's code and, if every result
+    is the logged one, stamp the log with today's fingerprint. (identical, checked, old code,
+    new code); the log is rewritten only when all were identical."""
+    header, done = read_log(path)
+    old, new = str(header.get("code")), code_fingerprint()
+    if check < 1 or not done:
+        raise SystemExit("--check must be at least 1, and the log must hold results")
+    mode, pair, table, seed = (
+        header["mode"],
+        str(header["pair"]),
+        str(header["table"]),
+        header["seed"],
+    )
+    if mode not in ("deals", "games") or not isinstance(seed, int):
+        raise SystemExit(f"{path} is not a log of deals or games")
+    tested, other = parse_pair(pair)
+    chosen = spread(list(done), check)
+    tasks = [(table, tested, other, seed, i) for i in chosen]
+    replayed: dict[int, list[float]] = {}
+
+    def record(index: int, result: DealResult | float) -> None:
+        replayed[index] = (
+            [result.tested, result.others] if isinstance(result, DealResult) else [result]
+        )
+
+    worker: Callable[[Task], DealResult | float] = play_deal if mode == "deals" else play_game
+    _run_tasks(worker, tasks, jobs, record, f"{pair} check")
+    identical = sum(1 for i in chosen if replayed[i] == done[i])
+    if identical == len(chosen) and old != new:
+        carried = header.get("carried")
+        carries = list(carried) if isinstance(carried, list) else []
+        carries.append({"from": old, "checked": len(chosen)})
+        lines = path.read_text().splitlines()
+        lines[0] = json.dumps({**header, "code": new, "carried": carries})
+        path.write_text("\n".join(lines) + "\n")
+    return identical, len(chosen), old, new
+
+
 @dataclass(frozen=True, slots=True)
 class Comparison:
     """Two logs of the same deals, each made by its version of the code, deal by deal."""
@@ -454,7 +515,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         metavar=("LOG", "BASE"),
         help="compare two logs of the same deals (a change and the code before it) and stop",
     )
+    parser.add_argument(
+        "--carry",
+        type=Path,
+        metavar="LOG",
+        help="stamp a log with today's code if --check of its results come out the same, and stop",
+    )
+    parser.add_argument("--check", type=int, default=40, help="results --carry plays again")
     args = parser.parse_args(argv)
+    if args.carry:
+        identical, checked, old, new = carry_log(args.carry, args.check, args.jobs)
+        verdict = f"now code {new} (was {old})" if identical == checked else f"left at code {old}"
+        print(f"carry: {identical} of {checked} identical, {args.carry} {verdict}")
+        return
     if args.compare:
         c = compare_logs(*args.compare)
         print(
