@@ -13,9 +13,9 @@ the best card chosen there by any draw of any budget (the reference's own best w
 reference's noise). Budgets:
 
 - `hard`: Hard's (64 layouts);
-- `expert`: Expert's as it plays at this table (`expert.choose_play`: no second look past
-  `expert.CLOSE_LOOK_SEATS` seats);
-- `expert-close`: Expert's with its second look at close cards at any table;
+- `expert`: Expert's as it plays at this table (`expert.choose_play`: past `expert.MANY_SEATS`
+  seats a second look half as wide, and exact play from two cards);
+- `expert-close`: Expert's four-seat budget (a second look of 128 layouts) at any table;
 - `expert-256`: Expert's with 256 layouts in one look.
 
 The last line reads `plays: loss B1 X1, B2 X2 … points/decision; median ms B1 T1, …`.

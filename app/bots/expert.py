@@ -13,9 +13,9 @@ differences:
   weight (many seats, as at Cancellation), it is tempered so that the draws keep half their
   worth (`least_ess`, `inference.temper`): the layouts imagined stay many, and the other seats'
   cards are not placed with more confidence than the model of their play deserves.
-- **Exact endgame.** Once it holds three cards or fewer, every imagined layout is solved exactly
-  as a game of open cards (`endgame`) instead of being played out with the careful player's
-  habits.
+- **Exact endgame.** Once it holds three cards or fewer (two past seven seats: `MANY_SEATS`),
+  every imagined layout is solved exactly as a game of open cards (`endgame`) instead of being
+  played out with the careful player's habits.
 - **Playing for the game.** Outcomes are valued by the standing (`standing.game_values`): near the
   target, the margin over the closest rival, and at the end the place it finishes; the moon
   choice (`moon_scoring = choice`) follows the same value (`standing.moon_choice`).
@@ -24,8 +24,8 @@ It also imagines more, where more pays:
 
 - **A second look at close cards.** After its 128 layouts (twice Hard's), the cards whose mean
   result trails the best one's by less than two standard errors of the difference are played out
-  in 128 more layouts (up to seven seats; `CLOSE_LOOK_SEATS`). Clear choices cost no more, and a
-  close one is decided on twice the evidence.
+  in 128 more layouts (64 past seven seats). Clear choices cost no more, and a close one is
+  decided on more evidence.
 - **About four times the deals for its pass.** With Hard's few deals, the same hand passed again
   with other random numbers is often another pass, some of them worth most of a point less
   (`bench.passes`).
@@ -46,7 +46,7 @@ from app.bots import simulator as sim
 from app.bots.knowledge import know
 from app.engine import Card, MoonScoring, PlayerView, moon_points, raw_points
 
-__all__ = ["BUDGET", "choose_moon", "choose_pass", "choose_play"]
+__all__ = ["BUDGET", "budget_at", "choose_moon", "choose_pass", "choose_play"]
 
 BUDGET = hard.Budget(
     worlds=128,
@@ -63,17 +63,33 @@ BUDGET = hard.Budget(
 """What Expert thinks with (see `hard.Budget`)."""
 
 
-CLOSE_LOOK_SEATS = 7
-"""The most seats at which Expert takes its second look at close cards (`close_worlds`): at
-Cancellation's 8 to 11 seats every layout costs several times more, and the second look would
-bring the slowest decisions near the time budget."""
+MANY_SEATS = 7
+"""Past this many seats (Cancellation's 8 to 11) every layout costs several times more, so
+Expert's play (`budget_at`) takes a second look half as wide, and starts the exact endgame at two
+cards: with three cards each at eight or more seats most trees are too large to solve (the search
+gives up at `exact_rows` and plays the layouts out after all, the time spent lost). Measured with
+`bench.plays` and `bench.think` (bench/results/README.md)."""
+
+MANY_SEATS_CLOSE_WORLDS = 64
+"""The second look's layouts past `MANY_SEATS`."""
+MANY_SEATS_EXACT_CARDS = 2
+"""The cards in hand from which the endgame is solved exactly past `MANY_SEATS`."""
+
+
+def budget_at(num_players: int, budget: hard.Budget = BUDGET) -> hard.Budget:
+    """The budget Expert plays a card with at a table of `num_players`."""
+    if num_players <= MANY_SEATS:
+        return budget
+    return dataclasses.replace(
+        budget,
+        close_worlds=min(budget.close_worlds, MANY_SEATS_CLOSE_WORLDS),
+        exact_cards=min(budget.exact_cards, MANY_SEATS_EXACT_CARDS),
+    )
 
 
 def choose_play(view: PlayerView, rng: random.Random, budget: hard.Budget = BUDGET) -> Card:
     """The legal card with the best mean value over the imagined layouts."""
-    if view.num_players > CLOSE_LOOK_SEATS:
-        budget = dataclasses.replace(budget, close_worlds=0)
-    return hard.choose_play(view, rng, budget)
+    return hard.choose_play(view, rng, budget_at(view.num_players, budget))
 
 
 def choose_pass(

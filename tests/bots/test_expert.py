@@ -15,6 +15,7 @@ from app.bots.knowledge import know
 from app.bots.sampler import sample_world
 from app.engine import (
     QUEEN_OF_SPADES,
+    Card,
     GameState,
     MoonChoice,
     MoonScoring,
@@ -272,8 +273,7 @@ def test_the_second_look_takes_the_cards_close_to_the_best() -> None:
 def test_the_second_look_plays_the_close_cards_out_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """A second look changes the values of the best card and the cards close to it (never of one
     card alone), leaves the others as the first look found them, and changes nothing where no
-    card is close; it happens in some positions. Expert takes no second look past
-    `CLOSE_LOOK_SEATS`."""
+    card is close; it happens in some positions. Expert takes it at every table."""
     options = RuleOptions.standard()
     first = dataclasses.replace(SMALL, close_worlds=0)
     second = dataclasses.replace(SMALL, close_worlds=16)
@@ -298,7 +298,30 @@ def test_the_second_look_plays_the_close_cards_out_again(monkeypatch: pytest.Mon
     for table in (RuleOptions.standard(7), RuleOptions.cancellation(8)):
         view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
         expert.choose_play(view, random.Random(2), second)
-    assert looks == [1]  # at seven seats, not at eight
+    assert looks == [1, 1]  # at seven seats and at eight
+
+
+def test_past_seven_seats_a_narrower_second_look_and_exact_play_from_two_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert expert.budget_at(4) is expert.BUDGET
+    assert expert.budget_at(7) is expert.BUDGET
+    for seats in (8, 11):
+        budget = expert.budget_at(seats)
+        assert (budget.close_worlds, budget.exact_cards) == (64, 2)
+        assert dataclasses.replace(budget, close_worlds=128, exact_cards=3) == expert.BUDGET
+    assert expert.budget_at(8, SMALL) == dataclasses.replace(SMALL, exact_cards=2)
+    used: list[hard.Budget] = []
+
+    def recorded(view: PlayerView, rng: random.Random, budget: hard.Budget) -> Card:
+        used.append(budget)
+        return view.legal[0]
+
+    monkeypatch.setattr(hard, "choose_play", recorded)
+    for table in (RuleOptions.standard(7), RuleOptions.cancellation(8)):
+        view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
+        expert.choose_play(view, random.Random(2))
+    assert used == [expert.BUDGET, expert.budget_at(8)]
 
 
 def test_expert_decides_the_same_for_the_same_view_and_seed() -> None:
