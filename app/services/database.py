@@ -28,7 +28,7 @@ from sqlalchemy import Connection, Engine, text
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session
 
-from app.store.db import make_engine, reader, statement_reader, writer
+from app.store.db import make_engine, reader, statement_reader, statement_writer, writer
 
 RETRY_AFTER_S = 1
 """What a busy answer tells the browser to wait before it retries (seconds)."""
@@ -112,6 +112,7 @@ class Database:
         self._reader = reader(engine)
         self._statement_reader = statement_reader(engine)
         self._writer = writer(engine)
+        self._statement_writer = statement_writer(engine)
         sqlite = engine.dialect.name == "sqlite"
         self._write_lock = threading.Lock() if sqlite else None
         path = engine.url.database if sqlite else None
@@ -172,6 +173,14 @@ class Database:
     def writing(self) -> Iterator[Connection]:
         """`write` on a Core connection, for a move's path."""
         with self._writing(), self._writer.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def writing_statements(self) -> Iterator[Connection]:
+        """Writes each of which is one statement, atomic on its own (a move's path): on
+        PostgreSQL each is its own transaction (autocommit, no `BEGIN` and `COMMIT` round
+        trips); on SQLite they run in one write transaction, as in `writing`."""
+        with self._writing(), self._statement_writer.begin() as connection:
             yield connection
 
     @contextmanager

@@ -13,8 +13,9 @@ One request per human decision. Every change runs in three steps:
 2. think (no transaction): the computer players act until the human's next decision
    (`computers`, Hard in worker processes), with the human's cards the player's settings let
    the table play (`autoplay`), and the states in between are computed;
-3. write (a short write transaction): the game row is locked, the version checked again and
-   the actions appended, so the write lock is held for the append only.
+3. write (on SQLite a short write transaction, on PostgreSQL one statement): the game row is
+   locked, the version checked again and the actions appended, so the write lock is held for
+   the append only.
 A double click, a replayed request or a second tab can never apply an action twice: the second
 writer finds the version moved and changes nothing. A retry of the very decision that was
 applied (a lost response) is answered as if it had just been applied. The web layer receives
@@ -286,7 +287,7 @@ def mark_assisted(db: Database, caller: Caller, game: GameRow) -> None:
     """Record that the player asked for a hint in `game` (once; the version stays)."""
     if game.assisted:
         return
-    with db.writing() as connection:
+    with db.writing_statements() as connection:
         repository.mark_assisted(connection, game.id, caller.player_id)
     with _cache_lock:
         row = _rows.get((game.id, caller.player_id))
@@ -489,7 +490,7 @@ def _change(
     if not actions:
         return Outcome(_table(game, state))
     try:
-        with db.writing() as connection:
+        with db.writing_statements() as connection:
             players.touch(connection, caller)
             after = repository.advance_game(
                 connection, game, actions, states[-1], results_before=len(state.results)

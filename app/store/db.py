@@ -76,6 +76,14 @@ def statement_reader(engine: Engine) -> Engine:
     return reader(engine)
 
 
+def statement_writer(engine: Engine) -> Engine:
+    """The same engine (and pool) for writes that are each one atomic statement: on PostgreSQL
+    in autocommit, on SQLite `writer`'s transactions."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return writer(engine)
+
+
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     """Sessions bound to `engine`; objects stay readable after a commit."""
     return sessionmaker(bind=engine, expire_on_commit=False)

@@ -15,7 +15,19 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol, cast
 
-from sqlalchemy import Connection, Table, bindparam, false, func, insert, select, update
+from sqlalchemy import (
+    JSON,
+    Connection,
+    Table,
+    bindparam,
+    column,
+    false,
+    func,
+    insert,
+    select,
+    true,
+    update,
+)
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -208,6 +220,39 @@ _ADVANCE = (
     .values(**_NEW_SUMMARY)
 )
 _SUMMARY = update(_GAMES).where(_GAMES.c.id == bindparam("game_id")).values(**_NEW_SUMMARY)
+_ACTIONS = cast(Table, GameAction.__table__)
+_RESULTS = cast(Table, HandResultRow.__table__)
+_LOG_COLUMNS = ("seq", "seat", "kind", "payload")
+_RESULT_COLUMNS = tuple(c.name for c in _RESULTS.columns if c.name not in ("id", "game_id"))
+
+
+def _inserted(moved: Any, table: Table, rows: str, columns: Sequence[str], *also: Any) -> Any:
+    """A CTE inserting into `table` one row per element of the JSON array bound to `rows`
+    (PostgreSQL's `json_to_recordset`: its `columns`, other keys ignored), with `moved`'s game
+    id and the labelled expressions `also`; no row when `moved` holds none."""
+    records = (
+        func.json_to_recordset(bindparam(rows, type_=JSON))
+        .table_valued(*(column(name, table.c[name].type) for name in columns))
+        .render_derived(with_types=True)
+    )
+    chosen = select(moved.c.id, *(records.c[name] for name in columns), *also)
+    names = ["game_id", *columns, *(expression.name for expression in also)]
+    source = chosen.select_from(moved.join(records, true()))
+    return insert(table).from_select(names, source).cte(f"{rows}_in")
+
+
+def _advance_in_one() -> Any:
+    """`_ADVANCE` with the log and the hand results inserted in the same statement (PostgreSQL's
+    data-modifying CTEs): a move is one statement, atomic in autocommit, whose row is the game's
+    id if the version check passed. Nothing is inserted when it did not."""
+    moved = _ADVANCE.returning(_GAMES.c.id).cte("moved")
+    written = bindparam("updated_at", type_=_ACTIONS.c.created_at.type).label("created_at")
+    log = _inserted(moved, _ACTIONS, "log", _LOG_COLUMNS, written)
+    results = _inserted(moved, _RESULTS, "results", _RESULT_COLUMNS)
+    return select(moved.c.id).add_cte(log).add_cte(results)
+
+
+_ADVANCE_IN_ONE = _advance_in_one()
 _LOCKED_PLAYER = select(_PLAYERS.c.id).where(_PLAYERS.c.id == bindparam("player")).with_for_update()
 _ACTIVE_GAME_ID = (
     select(_GAMES.c.id)
@@ -373,7 +418,9 @@ def advance_game(
     """`append_actions` for a `GameRow`, if the game is still exactly that row (its owner,
     version, last write and active status): one conditional UPDATE is the version check and
     takes the row's lock (no SELECT … FOR UPDATE first), then the log and results are inserted.
-    The row after, or None (nothing written) if the game is missing or has moved on."""
+    On PostgreSQL (with `results_before` given) the three are one statement, atomic even
+    outside a transaction. The row after, or None (nothing written) if the game is missing or
+    has moved on."""
     summary = _summary(game, actions, state)
     params = {
         "game_id": game.id,
@@ -382,11 +429,22 @@ def advance_game(
         "was_updated_at": game.updated_at,
         **summary,
     }
-    if getattr(executor.execute(_ADVANCE, params), "rowcount", 0) != 1:
-        return None
-    _insert_log(executor, game, actions, summary["updated_at"])
-    _store_hand_results(executor, game, state.results, results_before)
+    if results_before is not None and _dialect(executor) == "postgresql":
+        params["log"] = _log_rows(game, actions)
+        params["results"] = hand_result_rows(game.id, game.seats, state.results[results_before:])
+        if executor.execute(_ADVANCE_IN_ONE, params).first() is None:
+            return None
+    else:
+        if getattr(executor.execute(_ADVANCE, params), "rowcount", 0) != 1:
+            return None
+        _insert_log(executor, game, actions, summary["updated_at"])
+        _store_hand_results(executor, game, state.results, results_before)
     return game._replace(**{k: v for k, v in summary.items() if k in GameRow._fields})
+
+
+def _dialect(executor: Executor) -> str:
+    bind = executor.get_bind() if isinstance(executor, Session) else executor
+    return bind.dialect.name
 
 
 def insert_player(executor: Executor, now: datetime) -> str:
@@ -512,21 +570,25 @@ def _insert_log(
     executor: Executor, game: GameRow, actions: Sequence[Action], now: datetime
 ) -> None:
     """The actions after the game's last one (`seq` from its version), in one executemany."""
+    rows = [{"game_id": game.id, "created_at": now, **row} for row in _log_rows(game, actions)]
+    if rows:
+        executor.execute(insert(GameAction), rows)
+
+
+def _log_rows(game: GameRow, actions: Sequence[Action]) -> list[dict[str, Any]]:
+    """The `_LOG_COLUMNS` of the actions after the game's last one (`seq` from its version)."""
     rows = []
     for offset, action in enumerate(actions):
         payload = encode_action(action)
         rows.append(
             {
-                "game_id": game.id,
                 "seq": game.version + offset,
                 "seat": None if isinstance(action, Deal) else action.seat,
                 "kind": payload["action"]["type"],
                 "payload": payload,
-                "created_at": now,
             }
         )
-    if rows:
-        executor.execute(insert(GameAction), rows)
+    return rows
 
 
 def _store_hand_results(

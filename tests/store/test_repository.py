@@ -131,12 +131,17 @@ def test_whole_game_round_trip(sessions: sessionmaker[Session], name: str) -> No
         assert seats == [None if isinstance(a, Deal) else a.seat for a in actions]
 
 
+WAYS = ("writing", "writing_statements")
+"""A move's write: in a write transaction, or as one statement (autocommit on PostgreSQL)."""
+
+
+@pytest.mark.parametrize("way", WAYS)
 @pytest.mark.parametrize("name", sorted(OPTIONS))
 def test_advance_game_stores_whole_games_as_a_moves_write_does(
-    engine: Engine, sessions: sessionmaker[Session], name: str
+    engine: Engine, sessions: sessionmaker[Session], name: str, way: str
 ) -> None:
-    """`advance_game` in a move's write transaction: the log, the summary and every hand's
-    results as `append_actions` stores them, and a row that has moved on writes nothing."""
+    """`advance_game` as a move writes: the log, the summary and every hand's results as
+    `append_actions` stores them, and a row that has moved on writes nothing."""
     options = OPTIONS[name]
     steps = random_game(options, 7)
     with sessions.begin() as session:
@@ -144,10 +149,11 @@ def test_advance_game_stores_whole_games_as_a_moves_write_does(
         game_id, player_id = created.id, created.player_id
         row = row_of(created)
     db = Database(engine)
+    writing = getattr(db, way)
     before: GameState = replay(GameHeader(options), [])
     for piece in chunks(steps, 7):
         state = piece[-1][1]
-        with db.writing() as connection:
+        with writing() as connection:
             after = advance_game(
                 connection,
                 row,
@@ -156,7 +162,7 @@ def test_advance_game_stores_whole_games_as_a_moves_write_does(
                 results_before=len(before.results),
             )
         assert after is not None and after.version == row.version + len(piece)
-        with db.writing() as connection:  # the same write again, from the old row
+        with writing() as connection:  # the same write again, from the old row
             again = [action for action, _ in piece]
             assert advance_game(connection, row, again, state, results_before=0) is None
         row, before = after, state
@@ -169,6 +175,26 @@ def test_advance_game_stores_whole_games_as_a_moves_write_does(
         assert game.totals == list(final.totals)
         assert game.updated_at == row.updated_at
         _check_hand_results(session, game_id, final)
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_move_that_fails_half_way_writes_nothing(
+    engine: Engine, sessions: sessionmaker[Session], way: str
+) -> None:
+    """A move whose log insert fails (here a stray row already holds its first `seq`) leaves
+    the game's row as it was, even when the move is one statement outside a transaction."""
+    options = OPTIONS["standard-4"]
+    (deal, state), *_ = random_game(options, 3)
+    with sessions.begin() as session:
+        created = _new_game(session, options)
+        row = row_of(created)
+        session.add(GameAction(game_id=row.id, seq=0, seat=None, kind="deal", payload={}))
+    with pytest.raises(IntegrityError), getattr(Database(engine), way)() as connection:
+        advance_game(connection, row, [deal], state, results_before=0)
+    with sessions() as session:
+        game = get_game(session, row.id, row.player_id)
+        assert game is not None
+        assert (game.version, game.updated_at, game.hand_number) == (0, row.updated_at, 0)
 
 
 def _check_hand_results(session: Session, game_id: int, final: GameState) -> None:

@@ -147,7 +147,8 @@ def _stored_state(db: Database, game_id: int) -> GameState:
 def test_the_cache_forgets_a_change_whose_write_failed(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A change whose transaction fails after its actions were appended, then another process
+    """A change whose write fails (on SQLite after its actions were appended, before the
+    commit; on PostgreSQL, where a move is one statement, as it runs), then another process
     storing a different action at the same version: the table is the stored one."""
     caller = new_caller(db)
     game_id = games.active_game_id(db, caller)
@@ -157,7 +158,8 @@ def test_the_cache_forgets_a_change_whose_write_failed(
     real_advance = repository.advance_game
 
     def advance_then_fail(*args: Any, **kwargs: Any) -> repository.GameRow:
-        assert real_advance(*args, **kwargs) is not None
+        if db.engine.dialect.name == "sqlite":
+            assert real_advance(*args, **kwargs) is not None
         raise RuntimeError("say, the disk filled up before the commit")
 
     monkeypatch.setattr(repository, "advance_game", advance_then_fail)
