@@ -26,9 +26,12 @@ It also imagines more, where more pays:
   result trails the best one's by less than two standard errors of the difference are played out
   in 128 more layouts (64 past seven seats). Clear choices cost no more, and a close one is
   decided on more evidence.
-- **About four times the deals for its pass.** With Hard's few deals, the same hand passed again
-  with other random numbers is often another pass, some of them worth most of a point less
-  (`bench.passes`).
+- **About four times the deals for its pass, and more for the close passes.** With Hard's few
+  deals, the same hand passed again with other random numbers is often another pass, some of
+  them worth most of a point less (`bench.passes`). After its 32 deals for each candidate and 96
+  more for the six best, the passes still within two standard errors of the best are imagined
+  in 96 more deals, up to four times (`pass_close_looks`): a pass is one decision a hand, and
+  the one that costs most when it is chosen by luck.
 
 The budget is counted in layouts, never in time, so a decision is the same for the same view and
 seed on an idle machine and on a loaded server.
@@ -58,6 +61,8 @@ BUDGET = hard.Budget(
     pass_worlds=32,
     pass_final_worlds=96,
     close_worlds=128,
+    pass_close_looks=4,
+    pass_close_worlds=96,
     standing=True,
 )
 """What Expert thinks with (see `hard.Budget`)."""

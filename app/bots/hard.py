@@ -61,6 +61,7 @@ __all__ = [
     "evaluate",
     "evaluate_passes",
     "pass_candidates",
+    "pass_outcomes",
     "rank_passes",
     "searches_pass",
 ]
@@ -91,6 +92,12 @@ class Budget:
     """The candidates with the best results so far, imagined again in more deals."""
     pass_final_worlds: int = 24
     """Further deals imagined for each finalist."""
+    pass_close_looks: int = 0
+    """How many times the finalists still close to the best (as `close_z` judges cards, over
+    every deal they were played in) are imagined again, each time in `pass_close_worlds` more
+    deals."""
+    pass_close_worlds: int = 96
+    """Further deals imagined for each close finalist, per look."""
     weigh_layouts: bool = False
     """Draw the layouts used in proportion to how likely they make the other seats' plays so far
     under a noisy careful player (`inference.log_likelihoods`), instead of keeping the least
@@ -157,7 +164,9 @@ def choose_pass(
     ones (the careful Medium player's pass among them, preferred on ties). In each imagined deal
     the other seats pass as a careful player would (or what they already committed), the
     exchange is made, and the whole hand is played out once per candidate. The best few
-    candidates are then imagined in more deals, and the best of them over all its deals wins.
+    candidates are then imagined in more deals; with `pass_close_looks`, those still close to
+    the best are imagined in more deals again, a few times over. The best over all its deals
+    wins.
     """
     return rank_passes(view, rng, budget)[0][0]
 
@@ -171,16 +180,34 @@ def rank_passes(
     if len(candidates) == 1 or budget.pass_worlds < 1 or not searches_pass(view):
         return [(candidates[0], None)]
     knowledge = know(view)
-    values, points = evaluate_passes(view, candidates, rng, budget.pass_worlds, budget, knowledge)
+    each, own = pass_outcomes(view, candidates, rng, budget.pass_worlds, budget, knowledge)
+    values, points = each.mean(axis=0), own.mean(axis=0)
     chosen = list(range(len(candidates)))
     if budget.pass_final_worlds > 0 and len(candidates) > budget.pass_finalists:
         ranked: list[int] = np.argsort(-values, kind="stable").tolist()
         chosen = sorted(ranked[: budget.pass_finalists])
         finals = [candidates[i] for i in chosen]
-        more = evaluate_passes(view, finals, rng, budget.pass_final_worlds, budget, knowledge)
+        more, more_own = pass_outcomes(
+            view, finals, rng, budget.pass_final_worlds, budget, knowledge
+        )
         w1, w2 = budget.pass_worlds, budget.pass_final_worlds
-        values = (values[chosen] * w1 + more[0] * w2) / (w1 + w2)
-        points = (points[chosen] * w1 + more[1] * w2) / (w1 + w2)
+        values = (values[chosen] * w1 + more.mean(axis=0) * w2) / (w1 + w2)
+        points = (points[chosen] * w1 + more_own.mean(axis=0) * w2) / (w1 + w2)
+        each = np.concatenate([each[:, chosen], more])
+    live = list(range(len(chosen)))  # the candidates weighed (indexes into `chosen`) still close
+    for _ in range(budget.pass_close_looks):
+        close = _close((each, np.ones(len(each))), budget.close_z)
+        if len(close) < 2:
+            break
+        live = [live[j] for j in close]
+        again = [candidates[chosen[i]] for i in live]
+        more, more_own = pass_outcomes(
+            view, again, rng, budget.pass_close_worlds, budget, knowledge
+        )
+        seen, w3 = len(each), budget.pass_close_worlds
+        values[live] = (values[live] * seen + more.mean(axis=0) * w3) / (seen + w3)
+        points[live] = (points[live] * seen + more_own.mean(axis=0) * w3) / (seen + w3)
+        each = np.concatenate([each[:, close], more])
     order: list[int] = np.argsort(-values, kind="stable").tolist()
     return [(candidates[chosen[i]], Estimate(float(values[i]), float(points[i]))) for i in order]
 
@@ -237,6 +264,20 @@ def evaluate_passes(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Mean result of each candidate pass over `worlds` imagined deals of the other hands, and
     this seat's mean points with it (`knowledge`: `know(view)`, if already derived)."""
+    each, own = pass_outcomes(view, candidates, rng, worlds, budget, knowledge)
+    return each.mean(axis=0), own.mean(axis=0)
+
+
+def pass_outcomes(
+    view: PlayerView,
+    candidates: list[tuple[Card, ...]],
+    rng: random.Random,
+    worlds: int,
+    budget: Budget = DEFAULT_BUDGET,
+    knowledge: Knowledge | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The result of each candidate pass in each of `worlds` imagined deals of the other hands,
+    and this seat's points with it: two arrays of shape (worlds, candidates)."""
     if knowledge is None:
         knowledge = know(view)
     options = view.options
@@ -299,8 +340,8 @@ def evaluate_passes(
     utility = _utility(me, rules, points, totals[None, :], budget)
     own = points[:, me].astype(np.float64)
     return (
-        np.asarray(utility.reshape(w_count, c_count).mean(axis=0), dtype=np.float64),
-        own.reshape(w_count, c_count).mean(axis=0),
+        np.asarray(utility.reshape(w_count, c_count), dtype=np.float64),
+        own.reshape(w_count, c_count),
     )
 
 

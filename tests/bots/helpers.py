@@ -45,3 +45,10 @@ def positions(
 def true_world(state: GameState) -> World:
     assert state.hand is not None
     return World(state.hand.hands, state.hand.kitty, (None,) * len(state.hand.hands))
+
+
+def pass_view(options: RuleOptions, seed: int) -> PlayerView:
+    """A seat's view at the pass of a random deal."""
+    state = apply(new_game(options), random_deal(options, random.Random(seed)))
+    assert state.phase is Phase.PASS
+    return view_for(state, to_act(state)[0])

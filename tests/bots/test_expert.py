@@ -30,7 +30,7 @@ from app.engine import (
     view_for,
 )
 from bench import learn_opponent
-from tests.bots.helpers import positions, true_world
+from tests.bots.helpers import pass_view, positions, true_world
 
 SMALL = dataclasses.replace(expert.BUDGET, worlds=16, round_size=16, close_worlds=16)
 """Expert's budget with fewer layouts (the second look at close cards included), for the many
@@ -299,6 +299,41 @@ def test_the_second_look_plays_the_close_cards_out_again(monkeypatch: pytest.Mon
         view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
         expert.choose_play(view, random.Random(2), second)
     assert looks == [1, 1]  # at seven seats and at eight
+
+
+def test_the_passes_close_to_the_best_are_imagined_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the finalists' deals, the passes still within `close_z` standard errors of the best
+    are imagined in more deals, up to `pass_close_looks` times, each look among those still
+    close: their values change (the best one's among them, never one alone), the other
+    finalists keep theirs, and the same finalists are ranked. Expert takes those looks."""
+    first = hard.Budget(pass_pool=6, pass_worlds=8, pass_finalists=4, pass_final_worlds=8)
+    again = dataclasses.replace(first, pass_close_looks=3, pass_close_worlds=8)
+    weighed: list[int] = []
+    outcomes = hard.pass_outcomes
+
+    def counted(view: PlayerView, candidates: list[tuple[Card, ...]], *args: object) -> object:
+        weighed.append(len(candidates))
+        return outcomes(view, candidates, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hard, "pass_outcomes", counted)
+    looked = narrowed = 0
+    for seed in range(8):
+        view = pass_view(RuleOptions.standard(), seed)
+        before = dict(hard.rank_passes(view, random.Random(seed), first))
+        weighed.clear()
+        after = dict(hard.rank_passes(view, random.Random(seed), again))
+        assert before.keys() == after.keys() and len(before) == 4
+        changed = {p for p in before if after[p] != before[p]}
+        best = max(before, key=lambda p: before[p].value)  # type: ignore[union-attr]
+        assert not changed or best in changed
+        assert len(changed) != 1
+        looks = weighed[2:]
+        assert len(looks) <= 3 and looks == sorted(looks, reverse=True)
+        assert all(1 < n <= 4 for n in looks) and (looks[0] if looks else 0) == len(changed)
+        looked += bool(changed)
+        narrowed += 0 < len(changed) < len(before)
+    assert looked > 0 and narrowed > 0
+    assert expert.BUDGET.pass_close_looks > 0 and hard.DEFAULT_BUDGET.pass_close_looks == 0
 
 
 def test_past_seven_seats_a_narrower_second_look_and_exact_play_from_two_cards(

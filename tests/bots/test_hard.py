@@ -28,7 +28,7 @@ from app.engine import (
     to_act,
     view_for,
 )
-from tests.bots.helpers import positions, true_world
+from tests.bots.helpers import pass_view, positions, true_world
 from tests.engine.helpers import E, N, S, W, random_step
 
 ACROSS = PassDirection.ACROSS
@@ -116,13 +116,6 @@ def test_a_decision_never_reads_the_clock(monkeypatch: pytest.MonkeyPatch) -> No
 def test_hard_dumps_the_queen_when_void() -> None:
     """§11.3 tip 8: void in the led suit, QS goes onto another player's trick."""
     assert hard.choose_play(west_void_in_clubs(), random.Random(2)) == card("QS")
-
-
-def pass_view(options: RuleOptions, seed: int) -> PlayerView:
-    """A seat's view at the pass of a random deal."""
-    state = apply(new_game(options), random_deal(options, random.Random(seed)))
-    assert state.phase is Phase.PASS
-    return view_for(state, to_act(state)[0])
 
 
 PASS_BUDGET = hard.Budget(pass_pool=5, pass_worlds=4, pass_finalists=2, pass_final_worlds=3)
