@@ -23,7 +23,6 @@ from app.engine import (
     apply,
     card,
     new_game,
-    random_deal,
     start_hand,
     to_act,
     view_for,

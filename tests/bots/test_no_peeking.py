@@ -46,10 +46,16 @@ LEVELS = (Level.EASY, Level.MEDIUM, Level.HARD, Level.EXPERT)
 TEST_BUDGET = hard.Budget(worlds=8, round_size=8)
 """A small Hard budget for the many positions."""
 EXPERT_TEST_BUDGET = dataclasses.replace(
-    expert.BUDGET, worlds=8, round_size=8, close_worlds=8, pass_worlds=4, pass_final_worlds=4
+    expert.BUDGET,
+    worlds=8,
+    round_size=8,
+    close_worlds=8,
+    pass_worlds=4,
+    pass_final_worlds=4,
+    pass_close_worlds=4,
 )
 """A small Expert budget for the many positions: its inference, second look at close cards,
-exact endgame and pass search included."""
+exact endgame and pass search (with its looks at the close passes) included."""
 
 
 def decide(level: Level, view: PlayerView, seed: int, *, full: bool = False) -> object:
