@@ -36,13 +36,40 @@ TABLES = [
 
 
 CLIPPED_ROWS = """() => {
-  // Rows of the hand result that its panel cuts off (it scrolls: each row must fit whole).
+  // Rows of the hand result, and its button, that its panel cuts off (were it to scroll, what
+  // lies below its edge would be hidden: each must fit whole).
   const panel = document.querySelector('.result').getBoundingClientRect();
-  return Array.from(document.querySelectorAll('.result .hand-points tbody tr'))
+  return Array.from(document.querySelectorAll('.result .hand-points tbody tr, .result button'))
     .map((row) => row.getBoundingClientRect())
     .filter((r) => r.left < panel.left - 0.5 || r.right > panel.right + 0.5
       || r.top < panel.top - 0.5 || r.bottom > panel.bottom + 0.5).length;
 }"""
+
+
+LONGEST_RESULT = """(lines) => {
+  // The lines a hand's result shows only after some deals (tricks played out for the player, a
+  // moon, a tied lead at the target), added where the page puts them: the longest result.
+  const panel = document.querySelector('.result');
+  panel.querySelector('h2').insertAdjacentHTML('afterend', '<p class="finished-early"></p>');
+  panel.querySelector('.finished-early').textContent = lines[0];
+  const after = panel.querySelector('.hand-points-wrap');
+  after.insertAdjacentHTML('afterend', '<p class="moon"></p><p class="tie"></p>');
+  panel.querySelector('.moon').textContent = lines[1];
+  panel.querySelector('.tie').textContent = lines[2];
+}"""
+
+
+def longest_result_lines(language: str) -> list[str]:
+    """The optional lines of a hand's result, in `language`, as long as they get."""
+    t = translations(language)
+    finished = "Nothing was left to score: the last %(num)d tricks were played out for you."
+    singular = "Nothing was left to score: the last trick was played out for you."
+    tie = "Someone has reached %(target)s but the lowest score is tied: another hand is played."
+    return [
+        t.ngettext(singular, finished, 12) % {"num": 12},
+        t.gettext("%(name)s shot the moon!") % {"name": "Maximilian"},
+        t.gettext(tie) % {"target": 100},
+    ]
 
 
 def word(language: str, message: str) -> str:
@@ -98,7 +125,8 @@ def test_a_whole_hand_on_every_table_size(
     browser: Browser, server: Server, preset: str, seats: int, language: str, locale: str
 ) -> None:
     """Q-02, Q-05: 3, 4, 5 and 7 seats, Cancellation with 6, 8 and 11; the language follows the
-    browser's Accept-Language; the hand result shows every player at all five sizes."""
+    browser's Accept-Language; the hand result shows every player's row and its button whole at
+    all four sizes, also with every line a deal can add to it."""
     context = browser.new_context(viewport=PHONE, locale=locale)
     page = context.new_page()
     try:
@@ -114,12 +142,17 @@ def test_a_whole_hand_on_every_table_size(
         expect(page.locator(".tricks li")).to_have_count(hand_size(options))
         rows = page.locator(".result .hand-points tbody tr")
         expect(rows).to_have_count(seats)  # one row per player: all of them show on a phone
-        for size, _ in SIZES.values():  # every player's row, whole, at every size
-            page.set_viewport_size(size)
-            clipped = page.evaluate(CLIPPED_ROWS)
-            assert clipped == 0, f"{size}: {clipped} players' rows of the result are cut off"
-            width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-            assert width[0] <= width[1], f"{size}: the page is {width[0]} px wide"
+        for longest in (False, True):  # every player's row, whole, at every size
+            if longest:
+                page.evaluate(LONGEST_RESULT, longest_result_lines(language))
+            for size, _ in SIZES.values():
+                page.set_viewport_size(size)
+                clipped = page.evaluate(CLIPPED_ROWS)
+                assert clipped == 0, f"{size}: {clipped} rows or buttons of the result are cut off"
+                width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+                assert width[0] <= width[1], f"{size}: the page is {width[0]} px wide"
+        page.reload()  # the page as the server sends it, for the screenshots
+        expect(page.locator(".result")).to_be_visible()
         page.set_viewport_size(PHONE)
         name = f"{preset}-{seats}-{language}"
         shot(page, f"hand-over-{name}")
