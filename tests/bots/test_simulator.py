@@ -7,10 +7,10 @@ import random
 import numpy as np
 import pytest
 
-from app.bots import hard, medium
+from app.bots import hard, medium, rollout
 from app.bots import simulator as sim
 from app.bots.knowledge import know
-from app.bots.rollout import careful_policy
+from app.bots.rollout import careful_policy, careful_policy_vectorized
 from app.bots.sampler import sample_world
 from app.engine import (
     Card,
@@ -207,3 +207,30 @@ def test_moon_modes_are_played() -> None:
     stopper = batch_of([["3H", "4C"], ["2H", "9H"], ["5C", "6C"], ["7C", "8C"]], hearts=2)
     sim.play(stopper, np.array([Card.from_str("3H").index]))
     assert policy_card(stopper) == "9H"
+
+
+def test_the_compiled_careful_policy_plays_the_vectorized_cards() -> None:
+    """The compiled careful policy (the one Hard and Expert imagine every seat playing) picks the
+    NumPy reference's card in every row at every step of play-outs at every table: 24 imagined
+    layouts from each of 12 positions of Medium games, with game totals drawn anew for each
+    layout (near the target some moods change). The moon modes are among the rows checked."""
+    stop_rows = shoot_rows = 0
+    for name, options in TABLES.items():
+        rules = sim.Rules.of(options)
+        rng = random.Random(5)
+        totals_rng = np.random.default_rng(5)
+        for _, view in positions(options, 5, lambda view: True, 12):
+            k = know(view)
+            batch = hard._batch(view, k, rules, [sample_world(k, rng) for _ in range(24)])
+            batch.totals[:] = totals_rng.integers(0, rules.target, batch.totals.shape)
+            while not batch.is_over:
+                legal = sim.legal_mask(batch)
+                facts = rollout._Facts(batch, legal, None)  # the reference's moods, counted
+                stop_rows += int(facts.stop.sum())
+                shoot_rows += int(facts.shoot.sum())
+                expected = careful_policy_vectorized(batch, legal, np.random.default_rng(0))
+                chosen = careful_policy(batch, legal, np.random.default_rng(0))
+                assert chosen.tolist() == expected.tolist(), (name, batch.trick, batch.k)
+                sim.play(batch, expected)
+    assert stop_rows > 1000, stop_rows
+    assert shoot_rows > 200
