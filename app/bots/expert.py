@@ -22,9 +22,10 @@ differences:
 
 It also imagines more, where more pays:
 
-- **A second look at close cards.** After its 128 layouts (twice Hard's), the cards whose mean
+- **More looks at close cards.** After its 128 layouts (twice Hard's), the cards whose mean
   result trails the best one's by less than two standard errors of the difference are played out
-  in 128 more layouts (64 past seven seats). Clear choices cost no more, and a close one is
+  in 128 more layouts (64 past seven seats), and those still close over all their layouts again,
+  up to three looks in all (`close_looks`). Clear choices cost no more, and a close one is
   decided on more evidence.
 - **About four times the deals for its pass, and more for the close passes.** With Hard's few
   deals, the same hand passed again with other random numbers is often another pass, some of
@@ -61,6 +62,7 @@ BUDGET = hard.Budget(
     pass_worlds=32,
     pass_final_worlds=96,
     close_worlds=128,
+    close_looks=3,
     pass_close_looks=4,
     pass_close_worlds=96,
     standing=True,

@@ -111,6 +111,9 @@ class Budget:
     """Layouts imagined again for the cards still close to the best once `worlds` are played
     out (0: none): those whose mean result trails the best card's by less than `close_z`
     standard errors of the difference (paired layout by layout)."""
+    close_looks: int = 1
+    """How many times the cards still close are played out again, each time in `close_worlds`
+    more layouts, and each time among those still close over every layout they were played in."""
     close_z: float = 2.0
     """How many standard errors behind the best a card may trail and still be looked at again."""
     exact_cards: int = 0
@@ -357,7 +360,8 @@ def appraise(
 ) -> dict[Card, Estimate]:
     """What each legal card is worth over the imagined layouts (`evaluate`, with this seat's
     mean points). With `close_worlds`, the cards still close to the best after the first look
-    are played out in that many more layouts and worth their mean over both looks."""
+    are played out in that many more layouts and worth their mean over every look, up to
+    `close_looks` times."""
     knowledge = know(view)
     rules = sim.Rules.of(view.options)
     candidates = list(view.legal)
@@ -368,17 +372,28 @@ def appraise(
         c: Estimate(float(t / count), float(p / count))
         for c, t, p in zip(candidates, totals, own, strict=True)
     }
-    close = _close(each, budget.close_z) if budget.close_worlds > 0 else []
-    if len(close) > 1:
-        again = [candidates[i] for i in close]
-        more, more_own, _ = _look(
+    if budget.close_worlds <= 0:
+        return value
+    seen = np.full(len(candidates), count)
+    live = list(range(len(candidates)))  # the candidates (indexes) still close
+    for _ in range(budget.close_looks):
+        close = _close(each, budget.close_z)
+        if len(close) < 2:
+            break
+        live = [live[j] for j in close]
+        again = [candidates[i] for i in live]
+        more, more_own, (utility, times) = _look(
             view, knowledge, rules, rng, np_rng, again, budget.close_worlds, budget
         )
-        seen = count + budget.close_worlds
-        for j, i in enumerate(close):
-            value[candidates[i]] = Estimate(
-                float((totals[i] + more[j]) / seen), float((own[i] + more_own[j]) / seen)
-            )
+        totals[live] += more
+        own[live] += more_own
+        seen[live] += budget.close_worlds
+        for i in live:
+            value[candidates[i]] = Estimate(float(totals[i] / seen[i]), float(own[i] / seen[i]))
+        each = (
+            np.concatenate([each[0][:, close], utility]),
+            np.concatenate([each[1], times]),
+        )
     return value
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -295,10 +296,55 @@ def test_the_second_look_plays_the_close_cards_out_again(monkeypatch: pytest.Mon
         return close(each, z)
 
     monkeypatch.setattr(hard, "_close", counted)
-    for table in (RuleOptions.standard(7), RuleOptions.cancellation(8)):
+    for table in (RuleOptions.standard(7), RuleOptions.cancellation(8)):  # at seven seats and eight
         view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
+        looks.clear()
         expert.choose_play(view, random.Random(2), second)
-    assert looks == [1, 1]  # at seven seats and at eight
+        assert 1 <= len(looks) <= second.close_looks
+
+
+def test_the_cards_still_close_are_looked_at_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `close_looks`, the cards still close after a look are played out again, up to that
+    many times, each time among those still close over every layout they were played in: the
+    looks narrow, only the cards of the later looks change value (never one card alone), and
+    the first two looks are those of a single second look. Expert looks up to three times."""
+    one = dataclasses.replace(SMALL, close_looks=1)
+    three = dataclasses.replace(SMALL, close_looks=3)
+    sizes: list[int] = []
+    sums: dict[Card, list[float]] = {}  # per card: summed results, and layouts, over its looks
+    look = hard._look
+
+    def counted(*args: Any) -> Any:
+        candidates, count = args[5], args[6]
+        sizes.append(len(candidates))
+        out = look(*args)
+        for card, total in zip(candidates, out[0], strict=True):
+            sums.setdefault(card, [0.0, 0])
+            sums[card][0] += total
+            sums[card][1] += count
+        return out
+
+    monkeypatch.setattr(hard, "_look", counted)
+    again = narrowed = 0
+    for _, view in positions(RuleOptions.standard(), 31, lambda v: len(v.legal) > 2, 16):
+        sizes.clear()
+        once = hard.appraise(view, random.Random(5), one)
+        single = list(sizes)
+        sizes.clear()
+        sums.clear()
+        more = hard.appraise(view, random.Random(5), three)
+        for card, (total, count) in sums.items():  # worth its mean over every look it was in
+            assert more[card].value == pytest.approx(total / count, rel=1e-12)
+        assert sizes[: len(single)] == single
+        looks = sizes[1:]
+        assert len(looks) <= 3 and looks == sorted(looks, reverse=True)
+        assert all(n > 1 for n in looks)
+        changed = {c for c in view.legal if more[c] != once[c]}
+        assert len(changed) == (looks[1] if len(looks) > 1 else 0)
+        again += len(looks) > 1
+        narrowed += len(looks) > 1 and looks[-1] < looks[0]
+    assert again > 0 and narrowed > 0
+    assert expert.BUDGET.close_looks == 3 and hard.DEFAULT_BUDGET.close_worlds == 0
 
 
 def test_the_passes_close_to_the_best_are_imagined_again(monkeypatch: pytest.MonkeyPatch) -> None:
