@@ -1,10 +1,10 @@
 """The careful player's card in every row of a simulator batch, compiled (Numba), row by row.
 
-`rollout.careful_policy` plays the careful Medium player's card in every row at once with NumPy:
-dozens of array operations per step, each over every row, so a row costs a couple of
+`rollout.careful_policy_vectorized` plays the careful Medium player's card in every row at once
+with NumPy: dozens of array operations per step, each over every row, so a row costs a couple of
 microseconds a card. This is the same policy written one row at a time and compiled to machine
-code: the same knowledge, the same modes and the same choices, card for card (a test holds it to
-the NumPy version, `rollout.careful_policy_vectorized`, at every step of play-outs at every
+code, and `rollout.careful_policy` runs it: the same knowledge, the same modes and the same
+choices, card for card (a test holds it to the NumPy version at every step of play-outs at every
 table), several times faster. The imagined play-outs of Hard and Expert and the replay of the
 plays seen (Expert's inference) spend most of their time in this policy.
 
