@@ -27,7 +27,7 @@ RUN pip install --no-cache-dir -e . \
 USER 10001
 # Compile the computer players' play-out policy now, into this user's Numba cache, so the first
 # game does not wait for it.
-RUN python -c "from app.bots.rollout import warm_up; warm_up()"
+RUN python -c "from app.bots.hard import warm_up; warm_up()"
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s \
   CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'))"]

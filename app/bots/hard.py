@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.bots import endgame, inference, medium, standing
+from app.bots import endgame, inference, medium, opponent, rollout, standing
 from app.bots import simulator as sim
 from app.bots.knowledge import Knowledge, know
 from app.bots.moon import choose_moon
@@ -64,6 +64,7 @@ __all__ = [
     "pass_outcomes",
     "rank_passes",
     "searches_pass",
+    "warm_up",
 ]
 
 
@@ -147,6 +148,14 @@ mind, and imagining whole hands of many seats for every candidate costs more tim
 
 ROLLOUT_POLICY: sim.Policy = careful_policy
 """How every seat plays in the imagined play-outs."""
+
+
+def warm_up() -> None:
+    """Compile Hard's and Expert's hot loops now (a few seconds the first time on a machine, then
+    read from Numba's cache), so that no player waits for them: the play-outs' careful policy and
+    the learned opponent model of Expert's inference."""
+    rollout.warm_up()
+    opponent.warm_up()
 
 
 def choose_play(view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Card:

@@ -188,7 +188,7 @@ def _replay(
                 misses[:, i] = chosen != c.index
                 choices[:, i] = legal.sum(axis=1)
                 if with_model:
-                    model[:, i] = opponent.log_probabilities(batch, legal, weights)[:, c.index]
+                    model[:, i] = opponent.log_probability_of(batch, legal, weights, c.index)
                 i += 1
             sim.play(batch, np.full(len(worlds), c.index, dtype=np.int64))
     return misses, choices, seats, model

@@ -23,7 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from app.bots import simulator as sim
+from app.bots.opponent_compiled import played_log_probabilities
 from app.bots.simulator import IS_HEART, QS, RANK, SPADES, SUIT, SUIT_MASKS
+from app.engine import RuleOptions
 
 WEIGHTS = Path(__file__).with_name("opponent.json")
 FEATURES = (
@@ -92,6 +94,43 @@ def log_probabilities(b: sim.Batch, legal: sim.BoolArray, weights: np.ndarray) -
     return np.asarray(
         logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True)), dtype=np.float64
     )
+
+
+def log_probability_of(
+    b: sim.Batch, legal: sim.BoolArray, weights: np.ndarray, card: int
+) -> np.ndarray:
+    """log P(`card`) for the seat to play in every row (−inf where it is illegal), shape (rows,):
+    `log_probabilities(b, legal, weights)[:, card]`, compiled (`opponent_compiled`), over the
+    legal cards only."""
+    c = np.ascontiguousarray  # one compiled version: every array laid out the same way
+    return np.asarray(
+        played_log_probabilities(
+            c(b.hands),
+            c(b.to_play()),
+            b.k,
+            c(b.plays),
+            c(legal),
+            c(sim.winning_rank(b)),
+            c(b.queens_played),
+            b.rules.copies,
+            b.rules.points,
+            b.rules.n,
+            c(weights, dtype=np.float64),
+            card,
+        ),
+        dtype=np.float64,
+    )
+
+
+def warm_up() -> None:
+    """Compile `log_probability_of` now (or read it from Numba's cache)."""
+    rules = sim.Rules.of(RuleOptions.standard())
+    hands = np.zeros((1, 4, 52), dtype=np.int8)
+    for card in range(52):
+        hands[0, card % 4, card] = 1
+    batch = sim.new_batch(rules, hands, leader=0)
+    legal = sim.legal_mask(batch)
+    log_probability_of(batch, legal, weights(), int(legal[0].argmax()))
 
 
 def _columns(b: sim.Batch, legal: sim.BoolArray) -> list[tuple[int, np.ndarray]]:

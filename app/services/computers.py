@@ -24,7 +24,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from app.bots import Level, choose_action, decision_rng, rollout
+from app.bots import Level, choose_action, decision_rng, hard
 from app.engine import Action, GameState, Phase, PlayerView, apply, to_act, view_for
 from app.services.database import ServiceUnavailableError
 from app.store.models import HUMAN
@@ -92,9 +92,9 @@ def pass_view(state: GameState, seat: int) -> PlayerView:
 
 
 def _warm() -> None:
-    """Import the bots and the engine in a new worker, and compile the play-outs' policy (or read
-    it from Numba's cache), before its first real task."""
-    rollout.warm_up()
+    """Import the bots and the engine in a new worker, and compile their hot loops (or read them
+    from Numba's cache), before its first real task."""
+    hard.warm_up()
 
 
 class Thinkers:

@@ -13,6 +13,7 @@ from app.bots import Level, choose_action, expert, hard, inference, moon, oppone
 from app.bots import simulator as sim
 from app.bots.endgame import solve
 from app.bots.knowledge import know
+from app.bots.rollout import careful_policy
 from app.bots.sampler import sample_world
 from app.engine import (
     QUEEN_OF_SPADES,
@@ -451,6 +452,47 @@ def test_the_opponent_model_is_a_distribution_over_legal_cards() -> None:
         logits = opponent.features(batch, legal)[legal] @ weights
         expected = logits - np.log(np.exp(logits).sum())
         assert log_p[legal] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        RuleOptions.standard(),
+        RuleOptions.standard(3),
+        RuleOptions.standard(7, first_lead="any_club"),
+        RuleOptions.standard(omnibus=True),
+        RuleOptions.cancellation(8),
+        RuleOptions.cancellation(11),
+    ],
+    ids=["standard-4", "standard-3", "standard-7", "omnibus-4", "cancellation-8", "cancel-11"],
+)
+def test_the_compiled_opponent_model_gives_the_numpy_probabilities(options: RuleOptions) -> None:
+    """The compiled model Expert's inference asks (`log_probability_of`) gives every legal card
+    the probability of the NumPy reference (`log_probabilities`), and −inf to every other card,
+    in every row at every step of play-outs of 16 layouts from 6 positions, with the shipped
+    weights and with weights drawn anew (so that every feature counts)."""
+    rules = sim.Rules.of(options)
+    rng = random.Random(11)
+    np_rng = np.random.default_rng(11)
+    shipped = opponent.weights()
+    checked = 0
+    for _, view in positions(options, 13, lambda view: True, 6):
+        k = know(view)
+        batch = hard._batch(view, k, rules, [sample_world(k, rng) for _ in range(16)])
+        drawn = np_rng.normal(0.0, 1.0, len(opponent.FEATURES))
+        while not batch.is_over:
+            legal = sim.legal_mask(batch)
+            for weights in (shipped, drawn):
+                expected = opponent.log_probabilities(batch, legal, weights)
+                for card in np.flatnonzero(legal.any(axis=0)).tolist():
+                    got = opponent.log_probability_of(batch, legal, weights, card)
+                    assert np.isneginf(got[~legal[:, card]]).all()
+                    assert got[legal[:, card]] == pytest.approx(
+                        expected[legal[:, card], card], rel=0, abs=1e-12
+                    ), (batch.trick, batch.k, card)
+                    checked += int(legal[:, card].sum())
+            sim.play(batch, careful_policy(batch, legal, np.random.default_rng(0)))
+    assert checked > 2000, checked
 
 
 def test_the_opponent_model_places_each_card_within_its_suit_in_the_hand() -> None:
