@@ -5,6 +5,7 @@
     python -m bench.strength --pairs expert-vs-hard --deals 2000 --jobs 2
     python -m bench.strength --pairs expert-vs-hard --games 500 --jobs 2
     python -m bench.strength --compare new.jsonl bench/results/expert-vs-hard-standard-4.jsonl
+    python -m bench.strength --moons bench/results/expert-vs-hard-standard-4-v6.jsonl
 
 Any two levels make a pair (easy, medium, hard, expert); the default pairs are the two whose
 figures take minutes, not hours.
@@ -50,6 +51,11 @@ and the change's effect paired deal by deal: `compare: N deals in common (K with
 result), D A ± a against B ± b, difference X ± x points/hand`. Pairing removes each deal's own
 luck, so the interval of the difference is narrower than either D's.
 
+`--moons LOG` reads the shooters a log of deals names for each playing (logged since
+2026-12-04) and prints how often each level shot the moon: `moons: N deals, the tested level shot
+the moon in X % of its hands, the other level in Y % of its hands in the same seats; a moon against
+the tested level in Z % of its hands`.
+
 `--carry LOG [--check K]` keeps a log across a change that cannot alter its results (a change to
 a table the log does not play, say): it plays K of the log's deals (or games) again, spread over
 the log, with today's code, and only if every result is identical to the logged one does it
@@ -82,6 +88,7 @@ from app.engine import (
     Action,
     Deal,
     GameState,
+    HandResult,
     Phase,
     PlayerView,
     RuleOptions,
@@ -141,12 +148,16 @@ class ResultLog:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(header) + "\n")
 
-    def add(self, index: int, values: Sequence[float]) -> None:
-        """Remember task `index`'s result, and append it to the file at once."""
+    def add(
+        self, index: int, values: Sequence[float], extra: dict[str, object] | None = None
+    ) -> None:
+        """Remember task `index`'s result, and append it to the file at once (with `extra`
+        facts of the task, kept in the file only)."""
         self.done[index] = list(values)
         if self.path is not None:
             with self.path.open("a") as file:
-                file.write(json.dumps({"i": index, "r": list(values)}) + "\n")
+                row = {"i": index, "r": list(values), **(extra or {})}
+                file.write(json.dumps(row) + "\n")
 
 
 def _without_carries(header: dict[str, object]) -> dict[str, object]:
@@ -277,8 +288,8 @@ Decisions = dict[tuple[str, int, PlayerView], Action]
 
 def play_hand(
     state: GameState, levels: Sequence[str], game_seed: int, known: Decisions | None = None
-) -> tuple[int, ...]:
-    """Play the dealt hand to its end with a level per seat; return the hand points.
+) -> HandResult:
+    """Play the dealt hand to its end with a level per seat; return its result.
 
     A decision is a function of the level, the seat's view and the random stream (seeded by the
     action number and the seat, which the view names): so a decision found in `known` (taken
@@ -297,7 +308,7 @@ def play_hand(
             known[key] = action
         state = apply(state, action)
         actions += 1
-    return state.results[-1].points
+    return state.results[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +319,9 @@ class DealResult:
     """The tested level's mean points per hand over its n seatings."""
     others: float
     """The other level's mean points per hand over all its seats and seatings."""
+    moons: tuple[int, ...] = ()
+    """Who shot the moon in each playing (-1: nobody); in playing j the tested level sits in
+    seat j. Logged, for `--moons`; empty for results read from a log made before."""
 
     @property
     def difference(self) -> float:
@@ -325,13 +339,15 @@ def play_deal(task: Task) -> DealResult:
     start = game_at_hand(options, deal, hand_number)
     mine: list[int] = []
     theirs: list[int] = []
+    moons: list[int] = []
     known: Decisions = {}
     for j in range(n):
         levels = [tested if s == j else other for s in range(n)]
-        hand_points = play_hand(start, levels, seed + index, known)
-        mine.append(hand_points[j])
-        theirs.extend(p for s, p in enumerate(hand_points) if s != j)
-    return DealResult(sum(mine) / len(mine), sum(theirs) / len(theirs))
+        result = play_hand(start, levels, seed + index, known)
+        mine.append(result.points[j])
+        theirs.extend(p for s, p in enumerate(result.points) if s != j)
+        moons.append(-1 if result.shooter is None else result.shooter)
+    return DealResult(sum(mine) / len(mine), sum(theirs) / len(theirs), tuple(moons))
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,10 +390,10 @@ def run_pair(
     tasks = [(table, tested, other, seed, i) for i in range(deals) if i not in log.done]
 
     def record(index: int, result: DealResult) -> None:
-        log.add(index, [result.tested, result.others])
+        log.add(index, [result.tested, result.others], {"moons": list(result.moons)})
 
     _run_tasks(play_deal, tasks, jobs, record, f"{pair} deals")
-    return summarise([DealResult(*log.done[i]) for i in range(deals)])
+    return summarise([DealResult(log.done[i][0], log.done[i][1]) for i in range(deals)])
 
 
 def spread(indices: Sequence[int], count: int) -> list[int]:
@@ -467,8 +483,8 @@ def compare_logs(first: Path, second: Path) -> Comparison:
     common = sorted(set(a) & set(b))
     if len(common) < 2:
         raise SystemExit("the logs have fewer than two deals in common")
-    first_results = [DealResult(*a[i]) for i in common]
-    second_results = [DealResult(*b[i]) for i in common]
+    first_results = [DealResult(a[i][0], a[i][1]) for i in common]
+    second_results = [DealResult(b[i][0], b[i][1]) for i in common]
     mean, half_width = mean_and_half_width(
         [x.difference - y.difference for x, y in zip(first_results, second_results, strict=True)]
     )
@@ -480,6 +496,40 @@ def compare_logs(first: Path, second: Path) -> Comparison:
         half_width=half_width,
         identical=sum(1 for i in common if a[i] == b[i]),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Moons:
+    """How often each level shot the moon in a log of deals (`--moons`)."""
+
+    deals: int
+    tested: float
+    """The share of the tested level's hands in which it shot the moon."""
+    other: float
+    """The share of the other level's hands, in the same seats, in which it shot the moon."""
+    against: float
+    """The share of the tested level's hands in which another seat shot the moon."""
+
+
+def moon_rates(path: Path) -> Moons:
+    """The moons of a log of deals whose rows name each playing's shooter (`DealResult.moons`)."""
+    playings = []
+    for line in path.read_text().splitlines()[1:]:
+        try:
+            playings.append(list(json.loads(line)["moons"]))
+        except (ValueError, KeyError, TypeError):
+            continue  # a line cut short, or a row logged before the shooters were
+
+    if not playings:
+        raise SystemExit(f"{path} names no shooters (a log made before they were logged)")
+    n = len(playings[0])
+    tested = sum(shooters[j] == j for shooters in playings for j in range(n))
+    other = sum(
+        shooters[k] == j for shooters in playings for j in range(n) for k in range(n) if k != j
+    )
+    against = sum(shooters[j] not in (-1, j) for shooters in playings for j in range(n))
+    hands = len(playings) * n
+    return Moons(len(playings), tested / hands, other / (hands * (n - 1)), against / hands)
 
 
 def record_figures(rows: list[dict[str, object]], measured: date, path: Path = FIGURES) -> None:
@@ -522,7 +572,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="stamp a log with today's code if --check of its results come out the same, and stop",
     )
     parser.add_argument("--check", type=int, default=40, help="results --carry plays again")
+    parser.add_argument(
+        "--moons", type=Path, metavar="LOG", help="how often each level shot the moon, and stop"
+    )
     args = parser.parse_args(argv)
+    if args.moons:
+        m = moon_rates(args.moons)
+        print(
+            f"moons: {m.deals} deals, the tested level shot the moon in {100 * m.tested:.2f} % "
+            f"of its hands, the other level in {100 * m.other:.2f} % of its hands in the same "
+            f"seats; a moon against the tested level in {100 * m.against:.2f} % of its hands"
+        )
+        return
     if args.carry:
         identical, checked, old, new = carry_log(args.carry, args.check, args.jobs)
         verdict = f"now code {new} (was {old})" if identical == checked else f"left at code {old}"

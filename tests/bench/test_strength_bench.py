@@ -90,16 +90,18 @@ def test_decisions_shared_between_playings_change_no_result() -> None:
         deal = random.Random(seed + index)
         cycle = len(PASS_CYCLES[options.pass_cycle])
         start = strength.game_at_hand(options, random_deal(options, deal), index % cycle + 1)
-        alone = [
+        results = [
             strength.play_hand(start, [tested if s == j else other for s in range(3)], seed + index)
             for j in range(3)
         ]
+        alone = [result.points for result in results]
         mine = sum(points[j] for j, points in enumerate(alone)) / 3
         theirs = (
             sum(p for j, points in enumerate(alone) for s, p in enumerate(points) if s != j) / 6
         )
         shared = strength.play_deal((table, tested, other, seed, index))
         assert (shared.tested, shared.others) == (mine, theirs)
+        assert shared.moons == tuple(-1 if r.shooter is None else r.shooter for r in results)
 
 
 def write_log(path: Path, code: str, results: dict[int, list[float]], table: str = "x") -> Path:
@@ -169,3 +171,32 @@ def test_spread_picks_from_first_to_last() -> None:
     assert strength.spread([9, 0, 3, 6, 12], 3) == [0, 6, 12]
     assert strength.spread([4, 2], 5) == [2, 4]
     assert strength.spread(range(100), 1) == [0]
+
+
+def test_the_moons_of_a_log_are_counted_for_each_level(tmp_path: Path) -> None:
+    # Playing j seats the tested level in seat j. Deal 0: it shoots in playings 0 and 3. Deal 1:
+    # seat 1 (the other level) shoots in playing 0, against it; the tested level in playing 2.
+    log = write_log(tmp_path / "moons.jsonl", "aaaa", {})
+    rows = [
+        {"i": 0, "r": [5.0, 7.0], "moons": [0, -1, -1, 3]},
+        {"i": 1, "r": [5.0, 7.0], "moons": [1, -1, 2, -1]},
+    ]
+    log.write_text(log.read_text().splitlines()[0] + "\n" + "\n".join(map(json.dumps, rows)))
+    m = strength.moon_rates(log)
+    assert (m.deals, m.tested, m.other, m.against) == (2, 3 / 8, 1 / 24, 1 / 8)
+    assert run("--moons", str(log)) == [
+        "moons: 2 deals, the tested level shot the moon in 37.50 % of its hands, the other "
+        "level in 4.17 % of its hands in the same seats; a moon against the tested level in "
+        "12.50 % of its hands"
+    ]
+    with pytest.raises(SystemExit, match="names no shooters"):
+        strength.moon_rates(write_log(tmp_path / "old.jsonl", "aaaa", {0: [5.0, 7.0]}))
+
+
+def test_a_logged_deal_names_who_shot_the_moon(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    run("--pairs", "medium-vs-easy", "--table", "standard-3", "--deals", "2", "--log", str(log))
+    rows = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    for row in rows:
+        played = strength.play_deal(("standard-3", "medium", "easy", 0, row["i"]))
+        assert row["moons"] == list(played.moons) and len(played.moons) == 3
