@@ -100,7 +100,6 @@ def careful_cards(
     pot_penalty: np.ndarray,
     bonus_taken: np.ndarray,
     totals: np.ndarray,
-    moon_plan: np.ndarray,
     legal: np.ndarray,
     card_points: np.ndarray,
     is_penalty: np.ndarray,
@@ -184,8 +183,7 @@ def careful_cards(
             for s in range(n):
                 rest += penalty[i, s]
             others = rest - mine > 0
-            planned = moon_plan[i] == seat  # told to play for the moon (`Batch.moon_plan`)
-            hopeful = not others and (mine > 0 or own_suit[_HEARTS] >= 6 or planned)
+            hopeful = not others and (mine > 0 or own_suit[_HEARTS] >= 6)
             if hopeful:
                 loser_count = 0
                 for c in range(52):
@@ -202,7 +200,7 @@ def careful_cards(
                     (mine >= SHOOT_MIN_CARDS and loser_count <= SHOOT_LOSERS)
                     or (moon and loser_count <= SHOOT_LOSERS_MOON_HAND)
                 )
-                shoot = ((mine > 0 or moon) if loser_count == 0 else normal) or planned
+                shoot = (mine > 0 or moon) if loser_count == 0 else normal
         row_legal = legal[i]
         if k == 0:
             out[i] = _lead(

@@ -20,13 +20,6 @@ differences:
   target, the margin over the closest rival, and at the end the place it finishes; the moon
   choice (`moon_scoring = choice`) follows the same value (`standing.moon_choice`).
 
-- **Planning a moon.** While nobody else has taken a penalty card, every card is imagined twice:
-  followed by this seat's careful habits, and followed by play for the moon (`moon_plans`). The
-  careful habits go for the moon only when it is nearly sure, so without a plan a hand that
-  could take every trick (long sure suits the others must discard their hearts on) is never
-  imagined shooting; a card is worth its better plan, and the plan is weighed again at every
-  decision, so a moon that stops looking likely is given up.
-
 It also imagines more, where more pays:
 
 - **More looks at close cards.** After its 128 layouts (twice Hard's), the cards whose mean
@@ -73,7 +66,6 @@ BUDGET = hard.Budget(
     pass_close_looks=4,
     pass_close_worlds=96,
     standing=True,
-    moon_plans=True,
 )
 """What Expert thinks with (see `hard.Budget`)."""
 

@@ -125,12 +125,6 @@ class Budget:
     standing: bool = False
     """Value a hand by the game standing (`standing.game_values`) rather than by the hand's
     points plus the race when it ends the game."""
-    moon_plans: bool = False
-    """While the moon is open to this seat (nobody else has taken a penalty card; never in
-    Cancellation), imagine every card played out twice: with this seat's habits, and with this
-    seat going for the moon (`Batch.moon_plan`); a card is worth its better plan. The careful
-    habits try a moon only when it is nearly sure, so a hand that can take every trick against
-    careful defence is otherwise never imagined shooting."""
 
 
 DEFAULT_BUDGET = Budget()
@@ -379,10 +373,7 @@ def appraise(
     `close_looks` times."""
     knowledge = know(view)
     rules = sim.Rules.of(view.options)
-    exact = 0 < len(view.hand) <= budget.exact_cards  # solved exactly: no plan to imagine
-    planning = budget.moon_plans and not exact and moon_open(view, knowledge)
-    plans = [NO_PLAN, view.seat] if planning else [NO_PLAN]
-    candidates = [(c, plan) for c in view.legal for plan in plans]
+    candidates = list(view.legal)
     np_rng = np.random.default_rng(rng.getrandbits(64))
     count = budget.worlds
     totals, own, each = _look(view, knowledge, rules, rng, np_rng, candidates, count, budget)
@@ -391,7 +382,7 @@ def appraise(
         for c, t, p in zip(candidates, totals, own, strict=True)
     }
     if budget.close_worlds <= 0:
-        return _best_plans(value)
+        return value
     seen = np.full(len(candidates), count)
     live = list(range(len(candidates)))  # the candidates (indexes) still close
     for _ in range(budget.close_looks):
@@ -412,33 +403,7 @@ def appraise(
             np.concatenate([each[0][:, close], utility]),
             np.concatenate([each[1], times]),
         )
-    return _best_plans(value)
-
-
-NO_PLAN = -1
-"""The plan of a card played out with this seat's own habits (`Batch.moon_plan`: nobody's)."""
-Candidate = tuple[Card, int]
-"""A card and the seat planning the moon in its play-outs (`NO_PLAN` or this seat)."""
-
-
-def moon_open(view: PlayerView, knowledge: Knowledge) -> bool:
-    """Whether this seat can still shoot the moon: nobody else has taken a penalty card, the
-    kitty's included (never in Cancellation, whose careful habits never shoot)."""
-    if view.options.is_cancellation:
-        return False
-    taken = knowledge.penalty_taken
-    if view.kitty_size and view.kitty_collector not in (None, view.seat):
-        return False  # a face-down kitty taken by another seat may hold a heart
-    return not any(taken[s] for s in range(view.num_players) if s != view.seat)
-
-
-def _best_plans(value: dict[Candidate, Estimate]) -> dict[Card, Estimate]:
-    """Every card's estimate under its better plan (the plain one on a tie)."""
-    best: dict[Card, Estimate] = {}
-    for (card, _), estimate in value.items():
-        if card not in best or estimate.value > best[card].value:
-            best[card] = estimate
-    return best
+    return value
 
 
 def _look(
@@ -447,7 +412,7 @@ def _look(
     rules: sim.Rules,
     rng: random.Random,
     np_rng: np.random.Generator,
-    candidates: list[Candidate],
+    candidates: list[Card],
     count: int,
     budget: Budget,
 ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
@@ -553,16 +518,15 @@ def _round(
     knowledge: Knowledge,
     rules: sim.Rules,
     worlds: list[World],
-    candidates: list[Candidate],
+    candidates: list[Card],
     np_rng: np.random.Generator,
     budget: Budget,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Utility of each candidate (a card and its plan) in each world, shape (worlds, candidates),
-    and this seat's points (the same shape)."""
+    """Utility of each candidate in each world, shape (worlds, candidates), and this seat's
+    points (the same shape)."""
     c = len(candidates)
     batch = _batch(view, knowledge, rules, worlds).repeat(c)
-    first = np.tile(np.array([card.index for card, _ in candidates], dtype=np.int64), len(worlds))
-    batch.moon_plan[:] = np.tile(np.array([plan for _, plan in candidates]), len(worlds))
+    first = np.tile(np.array([card.index for card in candidates], dtype=np.int64), len(worlds))
     sim.play(batch, first)
     totals = np.asarray(view.totals, dtype=np.int64)[None, :]
     me = view.seat

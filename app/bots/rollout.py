@@ -104,7 +104,6 @@ def careful_policy(b: Batch, legal: BoolArray, rng: np.random.Generator) -> IntA
             c(b.pot_penalty),
             c(b.bonus_taken),
             c(b.totals),
-            c(b.moon_plan),
             c(legal),
             r.points,
             IS_PENALTY,
@@ -178,7 +177,6 @@ class _Facts:
         self.pot_points = take(b.pot_points)
         self.pot_penalty = take(b.pot_penalty)
         self.bonus_taken = take(b.bonus_taken)
-        self.moon_plan = take(b.moon_plan)
         self.own = own = hands[rows, seat]
         self.unseen = unseen = hands.sum(axis=1, dtype=np.int8) - own
         u3 = unseen.reshape(m, 4, 13)
@@ -231,8 +229,7 @@ def _shoot_mode(f: _Facts) -> BoolArray:
     pen = f.penalty
     mine = pen[rows, f.seat]
     others = pen.sum(axis=1) - mine > 0
-    planned = f.moon_plan == f.seat  # a seat told to play for the moon (`Batch.moon_plan`)
-    hopeful = ~others & ((mine > 0) | (f.own_suit[:, HEARTS] >= 6) | planned)
+    hopeful = ~others & ((mine > 0) | (f.own_suit[:, HEARTS] >= 6))
     if not hopeful.any():
         return none
     losers = ((f.own > 0) & (f.above > 0)).sum(axis=1)
@@ -241,8 +238,7 @@ def _shoot_mode(f: _Facts) -> BoolArray:
         ((mine >= SHOOT_MIN_CARDS) & (losers <= SHOOT_LOSERS))
         | (moon & (losers <= SHOOT_LOSERS_MOON_HAND))
     )
-    habit = np.where(losers == 0, (mine > 0) | moon, normal)
-    return cast(BoolArray, ~others & (habit | planned))
+    return cast(BoolArray, ~others & np.where(losers == 0, (mine > 0) | moon, normal))
 
 
 def _moon_hand(f: _Facts) -> BoolArray:

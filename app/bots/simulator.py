@@ -154,10 +154,6 @@ class Batch:
     a rollout policy may use, unlike the hidden hands."""
     totals: IntArray
     """The game totals before this hand, shape (M, n) (for policies that mind the game's end)."""
-    moon_plan: IntArray
-    """The seat that plays for the moon in every row, whatever its cards, as long as nobody else
-    has taken a penalty card (-1: none), shape (M,): a plan imagined by Expert for its own seat
-    (`hard.Budget.moon_plans`); the rollout policy honours it."""
 
     @property
     def size(self) -> int:
@@ -209,7 +205,6 @@ def new_batch(
     queens_played: int = 0,
     voids: BoolArray | None = None,
     totals: IntArray | None = None,
-    moon_plan: int = -1,
 ) -> Batch:
     """A batch from card counts `hands[M, n, 52]` and the facts every row shares."""
     m, n = hands.shape[0], rules.n
@@ -249,7 +244,6 @@ def new_batch(
         totals=zeros.copy()
         if totals is None
         else np.broadcast_to(np.asarray(totals, dtype=np.int64), (m, n)).copy(),
-        moon_plan=np.full(m, moon_plan, dtype=np.int64),
     )
 
 

@@ -34,11 +34,9 @@ from app.engine import (
 from bench import learn_opponent
 from tests.bots.helpers import pass_view, positions, true_world
 
-SMALL = dataclasses.replace(
-    expert.BUDGET, worlds=16, round_size=16, close_worlds=16, moon_plans=False
-)
-"""Expert's budget with fewer layouts (the second look at close cards included) and one plan per
-card, for the many positions of these tests."""
+SMALL = dataclasses.replace(expert.BUDGET, worlds=16, round_size=16, close_worlds=16)
+"""Expert's budget with fewer layouts (the second look at close cards included), for the many
+positions of these tests."""
 
 
 def best_points(state: GameState, scored: int | None = None) -> tuple[int, ...]:
@@ -321,7 +319,7 @@ def test_the_cards_still_close_are_looked_at_again(monkeypatch: pytest.MonkeyPat
         candidates, count = args[5], args[6]
         sizes.append(len(candidates))
         out = look(*args)
-        for (card, _), total in zip(candidates, out[0], strict=True):  # one plan: SMALL
+        for card, total in zip(candidates, out[0], strict=True):
             sums.setdefault(card, [0.0, 0])
             sums[card][0] += total
             sums[card][1] += count
@@ -406,49 +404,6 @@ def test_past_seven_seats_a_narrower_second_look_and_exact_play_from_two_cards(
         view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
         expert.choose_play(view, random.Random(2))
     assert used == [expert.BUDGET, expert.budget_at(8)]
-
-
-def test_while_the_moon_is_open_each_card_is_worth_its_better_plan(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """With `moon_plans`, while nobody else has taken a penalty card, every card is played out
-    in the same layouts with this seat's habits and going for the moon: its estimate is the
-    better of the two (so never below the plain one, and above it in some positions). Once the
-    moon is gone, or at Cancellation, or in the exact endgame, nothing changes. Expert plans."""
-    plain = dataclasses.replace(SMALL, close_worlds=0)
-    planning = dataclasses.replace(plain, moon_plans=True)
-    plans_seen: list[set[int]] = []
-    look = hard._look
-
-    def recorded(*args: Any) -> Any:
-        plans_seen.append({plan for _, plan in args[5]})
-        return look(*args)
-
-    monkeypatch.setattr(hard, "_look", recorded)
-    better = closed = 0
-    for table, seed in ((RuleOptions.standard(), 41), (RuleOptions.cancellation(8), 5)):
-        for _, view in positions(table, seed, lambda v: len(v.legal) > 1, 40):
-            plans_seen.clear()
-            with_plans = hard.appraise(view, random.Random(3), planning)
-            without = hard.appraise(view, random.Random(3), plain)
-            open_ = hard.moon_open(view, know(view))
-            exact = len(view.hand) <= planning.exact_cards
-            assert open_ == (
-                not table.is_cancellation
-                and not any(k for s, k in enumerate(know(view).penalty_taken) if s != view.seat)
-            )
-            if not open_ or exact:
-                assert with_plans == without
-                assert plans_seen[0] == {hard.NO_PLAN}
-                closed += 1
-                continue
-            assert plans_seen[0] == {hard.NO_PLAN, view.seat}
-            assert with_plans.keys() == without.keys()
-            for card, estimate in with_plans.items():
-                assert estimate.value >= without[card].value
-            better += any(with_plans[c].value > without[c].value for c in view.legal)
-    assert better > 0 and closed > 40
-    assert expert.BUDGET.moon_plans and not hard.DEFAULT_BUDGET.moon_plans
 
 
 def test_expert_decides_the_same_for_the_same_view_and_seed() -> None:

@@ -214,7 +214,7 @@ def test_a_layout_is_judged_the_same_in_any_batch(options: RuleOptions) -> None:
             view,
             knowledge,
             rules,
-            candidates=[(c, hard.NO_PLAN) for c in view.legal],
+            candidates=list(view.legal),
             np_rng=np.random.default_rng(),
             budget=SMALL,
         )

@@ -177,41 +177,6 @@ def test_careful_policy_plays_mediums_card(name: str) -> None:
         assert chosen.tolist() == [expected, expected]
 
 
-@pytest.mark.parametrize("policy", [careful_policy, careful_policy_vectorized])
-def test_a_seat_told_to_shoot_plays_for_the_moon(policy: sim.Policy) -> None:
-    """`Batch.moon_plan`: seat 0, with sure clubs and diamonds but no penalty card taken, leads
-    its `3S` out of danger by its habits; told to go for the moon it leads a sure winner (`AC`);
-    once another seat has taken a penalty card, the moon is gone and the plan with it."""
-    options = RuleOptions.standard(pass_cycle="none")
-    rules = sim.Rules.of(options)
-    codes = [
-        ["AC", "KC", "QC", "JC", "TC", "9C", "AD", "KD", "QD", "2H", "3S"],
-        ["2C", "3C", "4C", "5C", "2D", "3D", "4D", "5D", "6D", "7D", "8D"],
-        ["6C", "7C", "8C", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"],
-        ["JD", "TD", "9D", "AS", "KS", "QS", "AH", "KH", "QH", "JH", "TH"],
-    ]
-    hands = sim.counts_of(options, [[Card.from_str(c).index for c in h] for h in codes])
-
-    def lead(plan: int, others_penalty: int) -> str:
-        taken = np.array([[0, others_penalty, 0, 0]])
-        batch = sim.new_batch(
-            rules,
-            hands[None].copy(),
-            leader=0,
-            trick=3,
-            points=taken,
-            penalty=taken,
-            moon_plan=plan,
-        )
-        chosen = policy(batch, sim.legal_mask(batch), np.random.default_rng(0))
-        return str(Card.from_index(int(chosen[0])))
-
-    assert lead(-1, 0) == "3S"
-    assert lead(0, 0) == "AC"
-    assert lead(2, 0) == "3S"  # another seat's plan
-    assert lead(0, 1) == "3S"
-
-
 def test_moon_modes_are_played() -> None:
     """Only seat 0 has taken penalty cards. With `QS` and eleven hearts taken and only sure
     winners left it goes for the moon (leading `AH`, where a normal lead would be `KH`); with
@@ -248,9 +213,8 @@ def test_the_compiled_careful_policy_plays_the_vectorized_cards() -> None:
     """The compiled careful policy (the one Hard and Expert imagine every seat playing) picks the
     NumPy reference's card in every row at every step of play-outs at every table: 24 imagined
     layouts from each of 12 positions of Medium games, with game totals drawn anew for each
-    layout (near the target some moods change), and a seat told to play for the moon in half the
-    layouts (`Batch.moon_plan`). The moon modes are among the rows checked."""
-    stop_rows = shoot_rows = planned_rows = 0
+    layout (near the target some moods change). The moon modes are among the rows checked."""
+    stop_rows = shoot_rows = 0
     for name, options in TABLES.items():
         rules = sim.Rules.of(options)
         rng = random.Random(5)
@@ -259,18 +223,14 @@ def test_the_compiled_careful_policy_plays_the_vectorized_cards() -> None:
             k = know(view)
             batch = hard._batch(view, k, rules, [sample_world(k, rng) for _ in range(24)])
             batch.totals[:] = totals_rng.integers(0, rules.target, batch.totals.shape)
-            plans = totals_rng.integers(0, rules.n, batch.size)
-            batch.moon_plan[:] = np.where(totals_rng.random(batch.size) < 0.5, plans, -1)
             while not batch.is_over:
                 legal = sim.legal_mask(batch)
                 facts = rollout._Facts(batch, legal, None)  # the reference's moods, counted
                 stop_rows += int(facts.stop.sum())
                 shoot_rows += int(facts.shoot.sum())
-                planned_rows += int((facts.shoot & (batch.moon_plan == batch.to_play())).sum())
                 expected = careful_policy_vectorized(batch, legal, np.random.default_rng(0))
                 chosen = careful_policy(batch, legal, np.random.default_rng(0))
                 assert chosen.tolist() == expected.tolist(), (name, batch.trick, batch.k)
                 sim.play(batch, expected)
     assert stop_rows > 1000, stop_rows
     assert shoot_rows > 200
-    assert planned_rows > 200, planned_rows
