@@ -25,8 +25,8 @@ RUN pip install --no-cache-dir -e . \
     && chown hearts /data
 
 USER 10001
-# Compile the computer players' play-out policy now, into this user's Numba cache, so the first
-# game does not wait for it.
+# Compile the computer players' hot loops (the play-out policy, Expert's opponent model) now, into
+# this user's Numba cache, so the first game does not wait for them.
 RUN python -c "from app.bots.hard import warm_up; warm_up()"
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s \
