@@ -16,7 +16,10 @@ from collections import Counter, deque
 from dataclasses import dataclass
 from operator import attrgetter
 
+import numpy as np
+
 from app.bots.knowledge import Knowledge
+from app.bots.sampler_compiled import assign_many
 from app.engine import (
     Card,
     GameState,
@@ -63,8 +66,7 @@ def sample_world(knowledge: Knowledge, rng: random.Random) -> World:
 
 def sample_worlds(knowledge: Knowledge, rng: random.Random, count: int) -> list[World]:
     """`count` layouts, as `sample_world` draws them one after another."""
-    draw = Sampler(knowledge).draw
-    return [draw(rng) for _ in range(count)]
+    return Sampler(knowledge).draw_many(rng, count)
 
 
 _INDEX = attrgetter("index")
@@ -116,11 +118,63 @@ class Sampler:
         self._choices = {c: len(places) for c, places in self._eligible.items()}
         self._constrained = sum(1 for c in cards if self._choices[c] < len(slots))
         self._known = {seat: list(knowledge.known[seat].elements()) for seat in self._hand_slot}
+        # The same facts as arrays, for the compiled placing (`sampler_compiled.assign_many`).
+        self._choice_counts = np.array([self._choices[c] for c in cards], dtype=np.int64)
+        self._accepts = np.zeros((len(cards), len(slots)), dtype=np.bool_)
+        for p, c in enumerate(cards):
+            self._accepts[p, self._eligible[c]] = True
+        self._capacity = np.array([s.capacity for s in slots], dtype=np.int64)
+        self._card_array = np.empty(len(cards), dtype=object)
+        self._card_array[:] = cards
+        ends = np.cumsum(self._capacity).tolist()
+        self._cuts = list(zip([0, *ends[:-1]], ends, strict=True))
 
     def draw(self, rng: random.Random) -> World:
         """A random layout of the hidden cards consistent with everything the seat knows."""
+        return self.draw_many(rng, 1)[0]
+
+    def draw_many(self, rng: random.Random, count: int) -> list[World]:
+        """`count` layouts, the same as `draw` one after another gives (the same numbers drawn
+        from `rng`), their cards placed by the compiled `assign_many`; a layout that needs cards
+        moved to make room is placed by `_assign`."""
+        version, words, gauss = rng.getstate()
+        mt = np.array(words[:-1], dtype=np.int64)
+        index = np.array(words[-1:], dtype=np.int64)
+        where = np.empty((count, len(self._cards)), dtype=np.int64)
+        layouts: list[list[list[Card]] | None] = [None] * count
+        done = 0
+        while done < count:
+            done += assign_many(
+                mt,
+                index,
+                count - done,
+                self._choice_counts,
+                self._accepts,
+                self._capacity,
+                self._constrained,
+                where[done:],
+            )
+            if done < count:  # cards to move along a chain of places: the Python way
+                rng.setstate((version, (*mt.tolist(), int(index[0])), gauss))
+                layouts[done] = self._assign(rng)
+                version, words, gauss = rng.getstate()
+                mt[:] = words[:-1]
+                index[0] = words[-1]
+                done += 1
+        rng.setstate((version, (*mt.tolist(), int(index[0])), gauss))
+        # Each layout's cards grouped by slot (in card order within one): cut at the capacities.
+        grouped = self._card_array[np.argsort(where, axis=1, kind="stable")].tolist()
+        cuts = self._cuts
+        worlds = []
+        for d, python_placed in enumerate(layouts):
+            row = grouped[d]
+            placed = python_placed or [row[a:b] for a, b in cuts]
+            worlds.append(self._world(placed))
+        return worlds
+
+    def _world(self, placed: list[list[Card]]) -> World:
+        """The layout with the hidden cards `placed` in each slot."""
         view = self._knowledge.view
-        placed = self._assign(rng)
         hands: list[Hand] = []
         for seat in range(view.num_players):
             if seat == view.seat:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.bots.knowledge import know
-from app.bots.sampler import World, sample_world, sample_worlds, to_state
+from app.bots.sampler import Sampler, World, sample_world, sample_worlds, to_state
 from app.engine import (
     Card,
     GameState,
@@ -111,6 +112,42 @@ def test_sampled_worlds_are_consistent_with_the_view(table: RuleOptions, seed: i
                 checked += 1
         state = random_step(state, rng)
     assert checked > 20
+
+
+def test_the_compiled_placing_draws_what_the_python_one_draws(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`Sampler.draw_many` (the cards placed by `sampler_compiled.assign_many`, with Python's
+    random stream run compiled) gives the layouts the Python placing (`Sampler._assign`) gives,
+    one after another, and leaves the generator where it leaves it, at every table, in the pass
+    and the play; layouts that need cards moved to make room are among them (placed the Python
+    way inside `draw_many`)."""
+    python_assign = Sampler._assign
+    moved = 0
+
+    def counted(self: Sampler, rng: random.Random) -> list[list[Card]]:
+        nonlocal moved
+        moved += 1
+        return python_assign(self, rng)
+
+    checked = 0
+    for t, table in enumerate(TABLES):
+        rng = random.Random(t)
+        state = new_game(table)
+        while not state.is_over and state.hand_number <= 2:
+            if state.phase in (Phase.PASS, Phase.PLAY):
+                for seat in to_act(state)[:1]:
+                    sampler = Sampler(know(view_for(state, seat)))
+                    seed = rng.getrandbits(32)
+                    python, compiled = random.Random(seed), random.Random(seed)
+                    expected = [sampler._world(python_assign(sampler, python)) for _ in range(16)]
+                    monkeypatch.setattr(Sampler, "_assign", counted)
+                    assert sampler.draw_many(compiled, 16) == expected
+                    monkeypatch.setattr(Sampler, "_assign", python_assign)
+                    assert compiled.getstate() == python.getstate()
+                    checked += 16
+            state = random_step(state, rng)
+    assert checked > 15_000 and moved > 0, (checked, moved)
 
 
 def test_committed_passes_of_others_are_hidden_places() -> None:
