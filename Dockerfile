@@ -25,7 +25,7 @@ RUN pip install --no-cache-dir -e . \
     && chown hearts /data
 
 USER 10001
-# Compile the computer players' hot loops (the play-out policy, Expert's opponent model) now, into
+# Compile the computer players' hot loops (play-outs, sampler, Expert's opponent model) now, into
 # this user's Numba cache, so the first game does not wait for them.
 RUN python -c "from app.bots.hard import warm_up; warm_up()"
 EXPOSE 8000

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.bots import endgame, inference, medium, opponent, rollout, standing
+from app.bots import endgame, inference, medium, opponent, rollout, sampler, standing
 from app.bots import simulator as sim
 from app.bots.knowledge import Knowledge, know
 from app.bots.moon import choose_moon
@@ -152,9 +152,10 @@ ROLLOUT_POLICY: sim.Policy = careful_policy
 
 def warm_up() -> None:
     """Compile Hard's and Expert's hot loops now (a few seconds the first time on a machine, then
-    read from Numba's cache), so that no player waits for them: the play-outs' careful policy and
-    the learned opponent model of Expert's inference."""
+    read from Numba's cache), so that no player waits for them: the play-outs' careful policy,
+    the sampler's placing of cards and the learned opponent model of Expert's inference."""
     rollout.warm_up()
+    sampler.warm_up()
     opponent.warm_up()
 
 

@@ -18,7 +18,7 @@ from operator import attrgetter
 
 import numpy as np
 
-from app.bots.knowledge import Knowledge
+from app.bots.knowledge import Knowledge, know
 from app.bots.sampler_compiled import assign_many
 from app.engine import (
     Card,
@@ -27,8 +27,13 @@ from app.engine import (
     HandState,
     PassDirection,
     Phase,
+    RuleOptions,
     Suit,
+    apply,
+    new_game,
     pass_target,
+    random_deal,
+    view_for,
 )
 
 
@@ -67,6 +72,14 @@ def sample_world(knowledge: Knowledge, rng: random.Random) -> World:
 def sample_worlds(knowledge: Knowledge, rng: random.Random, count: int) -> list[World]:
     """`count` layouts, as `sample_world` draws them one after another."""
     return Sampler(knowledge).draw_many(rng, count)
+
+
+def warm_up() -> None:
+    """Compile the placing of cards (`sampler_compiled.assign_many`) now, or read it from
+    Numba's cache."""
+    options = RuleOptions.standard()
+    state = apply(new_game(options), random_deal(options, random.Random(0)))
+    sample_worlds(know(view_for(state, 0)), random.Random(0), 1)
 
 
 _INDEX = attrgetter("index")
