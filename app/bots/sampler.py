@@ -7,6 +7,10 @@ the cards this seat passed it), the committed but unexchanged passes of other se
 down kitty. Two identical cards of Cancellation Hearts are handled as counts. `to_state` turns a
 world into a full `GameState` whose view for the seat equals the original view, which is the
 sampler's invariant (tested).
+
+The cards are placed by `Sampler._assign` (Python's `random.shuffle` and `random.choices`); many
+layouts at once are placed by its compiled twin (`sampler_compiled.assign_many`), which draws the
+very same numbers from the same generator, so the layouts are the same either way (tested).
 """
 
 from __future__ import annotations
@@ -181,7 +185,7 @@ class Sampler:
         worlds = []
         for d, python_placed in enumerate(layouts):
             row = grouped[d]
-            placed = python_placed or [row[a:b] for a, b in cuts]
+            placed = [row[a:b] for a, b in cuts] if python_placed is None else python_placed
             worlds.append(self._world(placed))
         return worlds
 
