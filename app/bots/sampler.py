@@ -153,7 +153,10 @@ class Sampler:
     def draw_many(self, rng: random.Random, count: int) -> list[World]:
         """`count` layouts, the same as `draw` one after another gives (the same numbers drawn
         from `rng`), their cards placed by the compiled `assign_many`; a layout that needs cards
-        moved to make room is placed by `_assign`."""
+        moved to make room is placed by `_assign`. A generator other than a plain `random.Random`
+        (whose numbers the compiled twister would not reproduce) is left to `_assign` alone."""
+        if type(rng) is not random.Random:
+            return [self._world(self._assign(rng)) for _ in range(count)]
         version, words, gauss = rng.getstate()
         mt = np.array(words[:-1], dtype=np.int64)
         index = np.array(words[-1:], dtype=np.int64)

@@ -27,6 +27,7 @@ from app.engine import (
     apply,
     deck_for,
     new_game,
+    random_deal,
     start_hand,
     to_act,
     view_for,
@@ -148,6 +149,16 @@ def test_the_compiled_placing_draws_what_the_python_one_draws(
                     checked += 16
             state = random_step(state, rng)
     assert checked > 15_000 and moved > 0, (checked, moved)
+
+    # Any other generator is left to the Python placing: the same layouts as drawing them alone.
+    class Other(random.Random):
+        def getrandbits(self, k: int) -> int:  # another stream than the twister's own
+            return (1 << k) - 1 - super().getrandbits(k)
+
+    sampler = Sampler(know(view_for(apply(new_game(TABLES[0]), random_deal(TABLES[0], rng)), 0)))
+    assert sampler.draw_many(Other(3), 4) == [
+        sampler._world(python_assign(sampler, r)) for r in [Other(3)] for _ in range(4)
+    ]
 
 
 def test_committed_passes_of_others_are_hidden_places() -> None:
