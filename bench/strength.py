@@ -36,7 +36,8 @@ With `--games N`, whole games are played instead of single deals: in game i the 
 sits in seat i mod n and the other level in every other seat, the game is played from totals 0
 to its end (its deals from `random.Random(seed + i)`, decisions seeded as above), and the line
 reads `T-vs-O table: N games, won W (X % ± h), parity P %`: a shared win counts as its share, and
-parity is 1/n, what an equal player would win.
+parity is 1/n, what an equal player would win. With `--record`, the share won (and its
+half-width) goes into the same file's games, in place of that pair's earlier games at the table.
 
 `--log FILE` keeps a run that takes hours across interruptions: each deal's (or game's) result
 is appended to FILE (JSON lines) as soon as it is known, and a run given an existing log plays
@@ -532,15 +533,36 @@ def moon_rates(path: Path) -> Moons:
     return Moons(len(playings), tested / hands, other / (hands * (n - 1)), against / hands)
 
 
-def record_figures(rows: list[dict[str, object]], measured: date, path: Path = FIGURES) -> None:
+def record_figures(
+    rows: list[dict[str, object]], measured: date, path: Path = FIGURES, kind: str = "pairs"
+) -> None:
     """Put `rows` (one per pair and table, measured on `measured`) into the figures file, in
-    place of earlier figures of the same pair and table."""
-    known = json.loads(path.read_text()) if path.exists() else {"pairs": []}
+    place of earlier figures of the same pair and table: under "pairs" the points a hand of
+    duplicate deals, under "games" the share of whole games won."""
+    known = json.loads(path.read_text()) if path.exists() else {}
     fresh = {(row["pair"], row["table"]) for row in rows}
-    kept = [row for row in known["pairs"] if (row["pair"], row["table"]) not in fresh]
+    kept = [row for row in known.get(kind, []) if (row["pair"], row["table"]) not in fresh]
     added = [{**row, "measured": measured.isoformat()} for row in rows]
-    known["pairs"] = sorted(kept + added, key=lambda row: (str(row["table"]), str(row["pair"])))
+    known[kind] = sorted(kept + added, key=lambda row: (str(row["table"]), str(row["pair"])))
     path.write_text(json.dumps(known, indent=2) + "\n")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GamesResult:
+    """The figures of a run of whole games: the games, the wins (a shared win counts as its
+    share), the share won with its 95 % half-width (normal approximation), and parity (1/n)."""
+
+    games: int
+    won: float
+    rate: float
+    half_width: float
+    parity: float
+
+    @classmethod
+    def of(cls, shares: list[float], num_players: int) -> GamesResult:
+        rate = sum(shares) / len(shares)
+        half = 1.96 * math.sqrt(rate * (1 - rate) / len(shares))
+        return cls(len(shares), sum(shares), rate, half, 1 / num_players)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -608,15 +630,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit("--log keeps the results of one pair")
     if args.games:
         n = table_options(args.table).num_players
+        won: list[dict[str, object]] = []
         for pair in pairs:
             shares = run_games(pair, args.table, args.games, args.jobs, args.seed, args.log)
-            rate = sum(shares) / len(shares)
-            half = 1.96 * math.sqrt(rate * (1 - rate) / len(shares))
+            g = GamesResult.of(shares, n)
+            won.append({"pair": pair, "table": args.table, **dataclasses.asdict(g)})
             print(
-                f"{pair} {args.table}: {len(shares)} games, won {sum(shares):g} "
-                f"({100 * rate:.1f} % ± {100 * half:.1f}), parity {100 / n:.1f} %",
+                f"{pair} {args.table}: {g.games} games, won {g.won:g} "
+                f"({100 * g.rate:.1f} % ± {100 * g.half_width:.1f}), parity {100 * g.parity:.1f} %",
                 flush=True,
             )
+        if args.record:
+            record_figures(won, datetime.now(UTC).date(), kind="games")
         return
     summary: dict[str, PairResult] = {}
     for pair in pairs:

@@ -139,8 +139,25 @@ FIGURES = Path(__file__).with_name("strength.json")
 """The levels' measured strength (`python -m bench.strength --record` writes it)."""
 
 
+class _AtTable:
+    """What a figure's table name (`standard-4`, `cancellation-8`) says."""
+
+    __slots__ = ()
+    table: str
+
+    @property
+    def variant(self) -> str:
+        """The table's game: "standard", "omnibus" or "cancellation"."""
+        return self.table.rsplit("-", 1)[0]
+
+    @property
+    def players(self) -> int:
+        """The table's number of seats."""
+        return int(self.table.rsplit("-", 1)[1])
+
+
 @dataclass(frozen=True, slots=True)
-class StrengthFigure:
+class StrengthFigure(_AtTable):
     """One pair of levels at one table, by duplicate deals: the points per hand the other
     level took more than the tested one (`difference`, ± `half_width` for 95 %)."""
 
@@ -154,24 +171,18 @@ class StrengthFigure:
     half_width: float
     measured: date
 
-    @property
-    def variant(self) -> str:
-        """The table's game: "standard", "omnibus" or "cancellation"."""
-        return self.table.rsplit("-", 1)[0]
 
-    @property
-    def players(self) -> int:
-        """The table's number of seats."""
-        return int(self.table.rsplit("-", 1)[1])
+def _recorded(path: Path, kind: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """The file's rows of one kind ("pairs" or "games"), each with its two levels."""
+    rows = json.loads(path.read_text()).get(kind, []) if path.exists() else []
+    return [(*str(row["pair"]).split("-vs-", 1), row) for row in rows]
 
 
 @cache
 def strength_figures(path: Path = FIGURES) -> tuple[StrengthFigure, ...]:
     """The recorded figures, as the file orders them (by table, then pair)."""
-    rows = json.loads(path.read_text())["pairs"] if path.exists() else []
     figures = []
-    for row in rows:
-        tested, other = str(row["pair"]).split("-vs-")
+    for tested, other, row in _recorded(path, "pairs"):
         figures.append(
             StrengthFigure(
                 tested,
@@ -182,6 +193,42 @@ def strength_figures(path: Path = FIGURES) -> tuple[StrengthFigure, ...]:
                 float(row["others"]),
                 float(row["difference"]),
                 float(row["half_width"]),
+                date.fromisoformat(str(row["measured"])),
+            )
+        )
+    return tuple(figures)
+
+
+@dataclass(frozen=True, slots=True)
+class GamesFigure(_AtTable):
+    """One pair of levels at one table, by whole games: the tested level in one seat and the
+    other level in every other seat, the share of the games it won (`rate`, ± `half_width` for
+    95 %, a shared win counting as its share) against `parity`, what an equal player wins."""
+
+    tested_level: str
+    other_level: str
+    table: str
+    games: int
+    rate: float
+    half_width: float
+    parity: float
+    measured: date
+
+
+@cache
+def games_figures(path: Path = FIGURES) -> tuple[GamesFigure, ...]:
+    """The recorded shares of games won, as the file orders them (by table, then pair)."""
+    figures = []
+    for tested, other, row in _recorded(path, "games"):
+        figures.append(
+            GamesFigure(
+                tested,
+                other,
+                str(row["table"]),
+                int(row["games"]),
+                float(row["rate"]),
+                float(row["half_width"]),
+                float(row["parity"]),
                 date.fromisoformat(str(row["measured"])),
             )
         )

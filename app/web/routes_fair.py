@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.engine.fairdeal import PROCEDURE
-from app.services.fairplay import strength_figures
+from app.services.fairplay import games_figures, strength_figures
 from app.web.routes import render
 
 router = APIRouter()
@@ -16,6 +16,5 @@ router = APIRouter()
 @router.get("/fair-play", response_class=HTMLResponse)
 def fair_play(request: Request) -> Response:
     """The page is the same for everyone: it reads no game and no database."""
-    return render(
-        request, "fair_play.html", {"figures": strength_figures(), "procedure": PROCEDURE}
-    )
+    context = {"figures": strength_figures(), "games": games_figures(), "procedure": PROCEDURE}
+    return render(request, "fair_play.html", context)

@@ -1,6 +1,7 @@
 """The Fair play page in the browser: its checker (Web Crypto, no server help) passes a real
 game's file and fails a tampered one; the page speaks all four languages, fits a phone (44 px
-targets, no sideways scroll) and passes axe-core; every page links to it from its footer."""
+targets, no sideways scroll, every figure without scrolling its table) and passes axe-core;
+every page links to it from its footer."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from app.services.fairplay import games_figures
 from tests.browser.conftest import DESKTOP, PHONE, Server, shot
 from tests.browser.test_stats import AXE
 
@@ -77,6 +79,12 @@ def test_the_page_in_every_language_fits_a_phone(
             page.goto(server.url + "/fair-play")
             expect(page.locator("h1")).to_have_text(HEADINGS[language])
             assert page.locator("table.strength-table tbody tr").count() >= 1
+            games = page.locator("table.games-table tbody tr")
+            assert games.count() == len(games_figures())
+            inside = page.locator("table.strength-table").evaluate_all(
+                "ts => ts.map(t => t.parentElement.scrollWidth - t.parentElement.clientWidth)"
+            )
+            assert max(inside) <= 0, f"{language} {size}: a table of figures scrolls {inside} px"
             overflow = page.evaluate(
                 "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
             )

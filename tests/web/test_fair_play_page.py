@@ -4,15 +4,18 @@ date each was measured; linked from every page's footer; it reads no game and wr
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from datetime import date
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from app.services.fairplay import FIGURES, strength_figures
-from bench.strength import record_figures
+from app.services.fairplay import FIGURES, GamesFigure, games_figures, strength_figures
+from app.web import routes_fair
+from bench.strength import GamesResult, record_figures
 from tests.web.conftest import start
 
 HEADINGS = {"en": "Fair play", "ru": "Честная игра", "uk": "Чесна гра", "sr": "Поштена игра"}
@@ -78,3 +81,73 @@ def test_recording_keeps_one_row_per_pair_and_table(tmp_path: Path) -> None:
     figures = strength_figures.__wrapped__(path)
     assert [f.players for f in figures] == [8, 4]
     assert figures[1].tested_level == "hard" and figures[1].other_level == "medium"
+
+
+def test_the_page_shows_every_recorded_share_of_games_won(client: TestClient) -> None:
+    games = games_figures()
+    rows = json.loads(FIGURES.read_text()).get("games", [])
+    assert len(rows) == len(games)
+    page = client.get("/fair-play").text
+    for g in games:
+        assert f"{100 * g.rate:.1f} % ± {100 * g.half_width:.1f}" in page
+        assert g.games >= 500 and 0 < g.half_width < 0.1 and g.parity == 1 / g.players
+
+
+GAMES = {
+    "en": ("Games won", "1,000 games", "an equal player wins 33.3 %"),
+    "ru": ("Выиграно партий", "1\xa0000 партий", "равный по силе игрок выигрывает 33.3 %"),
+    "uk": ("Виграно ігор", "1\xa0000 ігор", "рівний за силою гравець виграє 33.3 %"),
+    "sr": ("Добијено партија", "1.000 партија", "једнако јак играч добија 33.3 %"),
+}
+
+
+@pytest.mark.parametrize("language", list(GAMES))
+def test_a_share_of_games_won_reads_in_every_language(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    figure = GamesFigure(
+        "expert", "hard", "standard-3", 1000, 0.41, 0.031, 1 / 3, date(2027, 1, 2)
+    )
+    monkeypatch.setattr(routes_fair, "games_figures", lambda: (figure,))
+    client.cookies.set("hearts_lang", language)
+    page = client.get("/fair-play").text
+    heading, games, parity = GAMES[language]
+    assert f'<th scope="col" role="columnheader">{heading}</th>' in page
+    assert "<strong>41.0 % ± 3.1</strong>" in page
+    assert games in page and parity in page and "2027" in page
+
+
+def test_without_games_recorded_the_page_shows_no_games_table(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(routes_fair, "games_figures", tuple)
+    page = client.get("/fair-play").text
+    assert "games-table" not in page and "strength-table" in page
+
+
+def test_recording_games_keeps_the_points_and_one_row_per_pair_and_table(tmp_path: Path) -> None:
+    path = tmp_path / "strength.json"
+    deals = {"pair": "expert-vs-hard", "table": "standard-4", "deals": 300, "tested": 6.0}
+    record_figures(
+        [{**deals, "others": 7.0, "difference": 1.0, "half_width": 0.2}], date(2026, 1, 1), path
+    )
+    shares = [1.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.0, 0.0]
+    result = GamesResult.of(shares, 4)
+    assert (result.games, result.won, result.rate, result.parity) == (8, 2.5, 2.5 / 8, 0.25)
+    assert result.half_width == pytest.approx(1.96 * math.sqrt(2.5 / 8 * 5.5 / 8 / 8))
+    row = {"pair": "expert-vs-hard", "table": "standard-4", **dataclasses.asdict(result)}
+    record_figures([row], date(2026, 1, 2), path, kind="games")
+    record_figures([{**row, "rate": 0.3}], date(2026, 1, 3), path, kind="games")
+    record_figures(
+        [{**row, "table": "standard-3", "parity": 1 / 3}], date(2026, 1, 4), path, kind="games"
+    )
+    known = json.loads(path.read_text())
+    assert [(r["table"], r["measured"]) for r in known["pairs"]] == [("standard-4", "2026-01-01")]
+    assert [(r["table"], r["rate"], r["measured"]) for r in known["games"]] == [
+        ("standard-3", 2.5 / 8, "2026-01-04"),
+        ("standard-4", 0.3, "2026-01-03"),
+    ]
+    games = games_figures.__wrapped__(path)
+    assert [(g.players, g.games, g.parity) for g in games] == [(3, 8, 1 / 3), (4, 8, 0.25)]
+    assert games[1].tested_level == "expert" and games[1].variant == "standard"
+    assert strength_figures.__wrapped__(path)[0].difference == 1.0
