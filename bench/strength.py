@@ -534,11 +534,12 @@ def moon_rates(path: Path) -> Moons:
 
 
 def record_figures(
-    rows: list[dict[str, object]], measured: date, path: Path = FIGURES, kind: str = "pairs"
+    rows: list[dict[str, object]], measured: date, path: Path | None = None, kind: str = "pairs"
 ) -> None:
-    """Put `rows` (one per pair and table, measured on `measured`) into the figures file, in
-    place of earlier figures of the same pair and table: under "pairs" the points a hand of
-    duplicate deals, under "games" the share of whole games won."""
+    """Put `rows` (one per pair and table, measured on `measured`) into the figures file
+    (`FIGURES` unless `path`), in place of earlier figures of the same pair and table: under
+    "pairs" the points a hand of duplicate deals, under "games" the share of whole games won."""
+    path = FIGURES if path is None else path
     known = json.loads(path.read_text()) if path.exists() else {}
     fresh = {(row["pair"], row["table"]) for row in rows}
     kept = [row for row in known.get(kind, []) if (row["pair"], row["table"]) not in fresh]

@@ -45,6 +45,25 @@ def test_whole_games() -> None:
     assert abs(float(found.group(2)) - 100 * float(found.group(1)) / 3) < 0.06
 
 
+def test_whole_games_are_recorded_for_the_fair_play_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    figures = tmp_path / "strength.json"
+    figures.write_text(json.dumps({"pairs": [{"pair": "hard-vs-medium", "table": "standard-4"}]}))
+    monkeypatch.setattr(strength, "FIGURES", figures)
+    log = tmp_path / "games.jsonl"
+    flags = ["--pairs", "medium-vs-easy", "--games", "2", "--table", "standard-3", "--log"]
+    strength.main([*flags, str(log), "--record"])
+    printed = capsys.readouterr().out.splitlines()[-1]
+    recorded = json.loads(figures.read_text())
+    assert recorded["pairs"] == [{"pair": "hard-vs-medium", "table": "standard-4"}]
+    [row] = recorded["games"]
+    shares = [json.loads(line)["r"][0] for line in log.read_text().splitlines()[1:]]
+    assert row["games"] == 2 and row["won"] == sum(shares) and row["rate"] == sum(shares) / 2
+    assert row["parity"] == 1 / 3 and row["table"] == "standard-3"
+    assert f"won {row['won']:g} ({100 * row['rate']:.1f} % ± " in printed
+
+
 def test_a_logged_run_resumes_where_it_stopped(tmp_path: Path) -> None:
     log = tmp_path / "run.jsonl"
     flags = ("--pairs", "medium-vs-easy", "--table", "standard-3", "--log", str(log))
