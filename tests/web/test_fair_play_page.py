@@ -85,7 +85,8 @@ def test_recording_keeps_one_row_per_pair_and_table(tmp_path: Path) -> None:
 
 def test_the_page_shows_every_recorded_share_of_games_won(client: TestClient) -> None:
     games = games_figures()
-    rows = json.loads(FIGURES.read_text()).get("games", [])
+    assert games, f"{FIGURES} holds no games: run python -m bench.strength --games 500 --record"
+    rows = json.loads(FIGURES.read_text())["games"]
     assert len(rows) == len(games)
     page = client.get("/fair-play").text
     for g in games:
@@ -94,10 +95,10 @@ def test_the_page_shows_every_recorded_share_of_games_won(client: TestClient) ->
 
 
 GAMES = {
-    "en": ("Games won", "1,000 games", "an equal player wins 33.3 %"),
-    "ru": ("Выиграно партий", "1\xa0000 партий", "равный по силе игрок выигрывает 33.3 %"),
-    "uk": ("Виграно ігор", "1\xa0000 ігор", "рівний за силою гравець виграє 33.3 %"),
-    "sr": ("Добијено партија", "1.000 партија", "једнако јак играч добија 33.3 %"),
+    "en": ("Games won", "1,000 games", "an equal player wins 33.3\xa0%"),
+    "ru": ("Выиграно партий", "1\xa0000 партий", "равный по силе игрок выигрывает 33.3\xa0%"),
+    "uk": ("Виграно ігор", "1\xa0000 ігор", "рівний за силою гравець виграє 33.3\xa0%"),
+    "sr": ("Добијено партија", "1.000 партија", "једнако јак играч добија 33.3\xa0%"),
 }
 
 
@@ -105,9 +106,7 @@ GAMES = {
 def test_a_share_of_games_won_reads_in_every_language(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, language: str
 ) -> None:
-    figure = GamesFigure(
-        "expert", "hard", "standard-3", 1000, 0.41, 0.031, 1 / 3, date(2027, 1, 2)
-    )
+    figure = GamesFigure("expert", "hard", "standard-3", 1000, 0.41, 0.031, 1 / 3, date(2027, 1, 2))
     monkeypatch.setattr(routes_fair, "games_figures", lambda: (figure,))
     client.cookies.set("hearts_lang", language)
     page = client.get("/fair-play").text
