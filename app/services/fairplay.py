@@ -11,11 +11,11 @@ from __future__ import annotations
 import hmac
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import date
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from app.engine import Deal
 from app.engine.fairdeal import PROCEDURE, commitment, fair_deal, hand_key, key_commitment
@@ -172,31 +172,10 @@ class StrengthFigure(_AtTable):
     measured: date
 
 
-def _recorded(path: Path, kind: str) -> list[tuple[str, str, dict[str, Any]]]:
-    """The file's rows of one kind ("pairs" or "games"), each with its two levels."""
-    rows = json.loads(path.read_text()).get(kind, []) if path.exists() else []
-    return [(*str(row["pair"]).split("-vs-", 1), row) for row in rows]
-
-
 @cache
 def strength_figures(path: Path = FIGURES) -> tuple[StrengthFigure, ...]:
     """The recorded figures, as the file orders them (by table, then pair)."""
-    figures = []
-    for tested, other, row in _recorded(path, "pairs"):
-        figures.append(
-            StrengthFigure(
-                tested,
-                other,
-                str(row["table"]),
-                int(row["deals"]),
-                float(row["tested"]),
-                float(row["others"]),
-                float(row["difference"]),
-                float(row["half_width"]),
-                date.fromisoformat(str(row["measured"])),
-            )
-        )
-    return tuple(figures)
+    return _recorded(StrengthFigure, path, "pairs")
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,18 +197,24 @@ class GamesFigure(_AtTable):
 @cache
 def games_figures(path: Path = FIGURES) -> tuple[GamesFigure, ...]:
     """The recorded shares of games won, as the file orders them (by table, then pair)."""
+    return _recorded(GamesFigure, path, "games")
+
+
+_Figure = TypeVar("_Figure", StrengthFigure, GamesFigure)
+
+
+def _recorded(kind_of_figure: type[_Figure], path: Path, kind: str) -> tuple[_Figure, ...]:
+    """The file's rows of one kind ("pairs" or "games"), as figures: each row's pair gives the
+    two levels, its date the day measured, and its other fields are the figure's own."""
+    rows = json.loads(path.read_text()).get(kind, []) if path.exists() else []
+    given = ("tested_level", "other_level", "measured")
+    own = [f.name for f in fields(kind_of_figure) if f.name not in given]
     figures = []
-    for tested, other, row in _recorded(path, "games"):
+    for row in rows:
+        tested, other = str(row["pair"]).split("-vs-", 1)
+        measured = date.fromisoformat(str(row["measured"]))
+        values: dict[str, Any] = {name: row[name] for name in own}
         figures.append(
-            GamesFigure(
-                tested,
-                other,
-                str(row["table"]),
-                int(row["games"]),
-                float(row["rate"]),
-                float(row["half_width"]),
-                float(row["parity"]),
-                date.fromisoformat(str(row["measured"])),
-            )
+            kind_of_figure(tested_level=tested, other_level=other, measured=measured, **values)
         )
     return tuple(figures)
