@@ -139,10 +139,12 @@ FIGURES = Path(__file__).with_name("strength.json")
 """The levels' measured strength (`python -m bench.strength --record` writes it)."""
 
 
-class _AtTable:
-    """What a figure's table name (`standard-4`, `cancellation-8`) says."""
+@dataclass(frozen=True, slots=True)
+class _Pairing:
+    """Two levels at one table (`standard-4`, `cancellation-8`): what every figure is of."""
 
-    __slots__ = ()
+    tested_level: str
+    other_level: str
     table: str
 
     @property
@@ -157,13 +159,10 @@ class _AtTable:
 
 
 @dataclass(frozen=True, slots=True)
-class StrengthFigure(_AtTable):
+class StrengthFigure(_Pairing):
     """One pair of levels at one table, by duplicate deals: the points per hand the other
     level took more than the tested one (`difference`, ± `half_width` for 95 %)."""
 
-    tested_level: str
-    other_level: str
-    table: str
     deals: int
     tested: float
     others: float
@@ -179,14 +178,11 @@ def strength_figures(path: Path = FIGURES) -> tuple[StrengthFigure, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class GamesFigure(_AtTable):
+class GamesFigure(_Pairing):
     """One pair of levels at one table, by whole games: the tested level in one seat and the
     other level in every other seat, the share of the games it won (`rate`, ± `half_width` for
     95 %, a shared win counting as its share) against `parity`, what an equal player wins."""
 
-    tested_level: str
-    other_level: str
-    table: str
     games: int
     rate: float
     half_width: float
