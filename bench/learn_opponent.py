@@ -7,9 +7,9 @@ Plays `--hands` hands of self-play (every seat at `--players`, whole games from 
 replays every play of them in the simulator with the true hands, and fits the model's weights by
 maximum likelihood (Newton's method, a small L2 penalty) on four fifths of the hands. It prints
 the mean log-probability of the card played, per play with a choice, on the other fifth: under
-the model, under every legal card equally likely, and under the careful player with ε = 0.3 (the
-card Medium would play with probability 0.7). `--write` stores the weights in
-`app/bots/opponent.json`, with how they were fitted.
+the model, under the weights shipped today, under every legal card equally likely, and under the
+careful player with ε = 0.3 (the card Medium would play with probability 0.7). `--write`
+stores the weights in `app/bots/opponent.json`, with how they were fitted.
 """
 
 from __future__ import annotations
@@ -153,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     tx, tlegal, tchosen, tcareful = samples(args.table, hands[cut:] or hands[:1])
     rows = np.arange(len(tchosen))
     model = float(log_probabilities(tx, tlegal, w)[rows, tchosen].mean())
+    shipped = float(log_probabilities(tx, tlegal, opponent.weights())[rows, tchosen].mean())
     choices = tlegal.sum(axis=1)
     uniform = float(-np.log(choices).mean())
     careful = float(
@@ -166,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"  {value:+7.2f}  {name}")
     print(
         f"learn_opponent: held-out log-probability per play, model {model:.3f}, "
-        f"uniform {uniform:.3f}, careful {careful:.3f}"
+        f"shipped {shipped:.3f}, uniform {uniform:.3f}, careful {careful:.3f}"
     )
     if args.write:
         data = {

@@ -19,12 +19,13 @@ def test_learn_opponent_prints_the_fit() -> None:
     assert len(lines) == len(opponent.FEATURES) + 2
     found = re.fullmatch(
         r"learn_opponent: held-out log-probability per play, model (-\d+\.\d{3}), "
-        r"uniform (-\d+\.\d{3}), careful (-\d+\.\d{3})",
+        r"shipped (-\d+\.\d{3}), uniform (-\d+\.\d{3}), careful (-\d+\.\d{3})",
         lines[-1],
     )
     assert found is not None, lines[-1]
-    model, uniform, _ = (float(v) for v in found.groups())
+    model, shipped, uniform, _ = (float(v) for v in found.groups())
     assert model > uniform  # Medium's plays are far from random
+    assert shipped > uniform  # and the weights fitted to Hard's plays know some of them
     assert opponent.WEIGHTS.read_text() == before
 
 
