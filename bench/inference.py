@@ -13,15 +13,18 @@ consistent with the view are drawn (`sampler.sample_worlds`), and three ways wei
 - weighted: every layout counts in proportion to the likelihood of the other seats' plays under
   the kinds of player Expert imagines (`inference.log_likelihoods`), tempered as Expert tempers
   it (`inference.temper`, keeping an effective sample size of `expert.BUDGET.least_ess` of the
-  draws); Expert draws `--keep` of them in these proportions.
+  draws); Expert draws `--keep` of them in these proportions;
+- learned: the same with one kind of player only, the learned `opponent` model (no careful
+  player, no player whose plays tell nothing): how much the mixture gives away to its other
+  kinds when the players are the ones the model was fitted to.
 
 For each way: the weight of the layouts that put the Q♠ with its true holder (over positions
 where it is hidden), and the log-likelihood of the true layout per hidden card: the mean over
 hidden cards of log p(card where it really is), p the weight of the layouts with the card there,
 mixed with 5 % of an even spread over the seats it may be with (so no estimate is zero). Higher is
 better for both.
-The last line reads `inference: Q♠ with its holder uniform U, surprises S, weighted W;
-log-likelihood per card uniform a, surprises b, weighted c`.
+The last line reads `inference: Q♠ with its holder uniform U, surprises S, weighted W, learned
+L; log-likelihood per card uniform a, surprises b, weighted c, learned d`.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from app.engine import (
 )
 from bench.tables import parse_table
 
-WAYS = ("uniform", "surprises", "weighted")
+WAYS = ("uniform", "surprises", "weighted", "learned")
 
 
 def record(table: str, players: str, wanted: int, seed: int) -> list[GameState]:
@@ -92,15 +95,23 @@ def weighed(state: GameState, draws: int, keep: int, rng: random.Random) -> dict
     rules = sim.Rules.of(view.options)
     drawn = sample_worlds(k, rng, draws)
     order = np.argsort(inference.surprises(view, k, rules, drawn), kind="stable")[:keep]
-    likelihood = inference.temper(
-        inference.log_likelihoods(view, k, rules, drawn), expert.BUDGET.least_ess * draws
+    least = expert.BUDGET.least_ess * draws
+    mixture = inference.temper(inference.log_likelihoods(view, k, rules, drawn), least)
+    learned = inference.temper(
+        inference.log_likelihoods(view, k, rules, drawn, noise=(), uniform=False), least
     )
-    weights = np.exp(likelihood - likelihood.max())
     return {
         "uniform": (drawn, np.full(draws, 1 / draws)),
         "surprises": ([drawn[i] for i in order], np.full(len(order), 1 / len(order))),
-        "weighted": (drawn, weights / weights.sum()),
+        "weighted": (drawn, _normalised(mixture)),
+        "learned": (drawn, _normalised(learned)),
     }
+
+
+def _normalised(weights_log: np.ndarray) -> np.ndarray:
+    """Weights `exp(weights_log)` summing to 1."""
+    weights = np.exp(weights_log - weights_log.max())
+    return np.asarray(weights / weights.sum(), dtype=np.float64)
 
 
 def queen_share(state: GameState, worlds: Weighed) -> float | None:
@@ -167,11 +178,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ll = {w: statistics.fmean(v) if v else float("nan") for w, v in likelihoods.items()}
     for way in WAYS:
         print(f"{way}: Q♠ with its holder {q[way]:.3f}, log-likelihood per card {ll[way]:.3f}")
-    print(
-        f"inference: Q♠ with its holder uniform {q['uniform']:.3f}, surprises "
-        f"{q['surprises']:.3f}, weighted {q['weighted']:.3f}; log-likelihood per card uniform "
-        f"{ll['uniform']:.3f}, surprises {ll['surprises']:.3f}, weighted {ll['weighted']:.3f}"
-    )
+    queen = ", ".join(f"{way} {q[way]:.3f}" for way in WAYS)
+    per_card = ", ".join(f"{way} {ll[way]:.3f}" for way in WAYS)
+    print(f"inference: Q♠ with its holder {queen}; log-likelihood per card {per_card}")
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ def log_likelihoods(
     rules: sim.Rules,
     worlds: list[World],
     noise: Sequence[float] = NOISE,
+    uniform: bool = True,
 ) -> np.ndarray:
     """For each layout, the log-probability of the other seats' plays (and the pass received
     after an across pass), each seat being one of these kinds of player, equally likely a priori
@@ -64,7 +65,7 @@ def log_likelihoods(
     - a careful player who errs with probability ε, for each ε of `noise`: the careful card with
       probability 1 − ε, each other legal card with ε shared among them;
     - a strong searching player, as the learned `opponent` model predicts it;
-    - a player whose plays tell nothing: every legal card equally likely.
+    - unless not `uniform`, a player whose plays tell nothing: every legal card equally likely.
 
     A forced play has probability 1 under all of them."""
     misses, choices, seats, model = _replay(view, k, rules, worlds, with_model=True)
@@ -78,8 +79,8 @@ def log_likelihoods(
         spread = (missed * others[:, column]).sum(axis=1)
         careful = [missed.sum(axis=1) * math.log(e) - spread + kept * math.log1p(-e) for e in noise]
         learned = model[:, column].sum(axis=1)
-        uniform = -(np.log(choices[:, column]) * free[:, column]).sum(axis=1)
-        each = np.stack([*careful, learned, uniform])
+        telling_nothing = -(np.log(choices[:, column]) * free[:, column]).sum(axis=1)
+        each = np.stack([*careful, learned, *([telling_nothing] if uniform else [])])
         top = each.max(axis=0)
         total += top + np.log(np.exp(each - top).mean(axis=0))
     passes = pass_surprises(view, k, worlds) > 0

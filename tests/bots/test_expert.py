@@ -145,6 +145,30 @@ def test_weighted_layouts_find_the_queen_more_often() -> None:
     assert weighted / len(found) > uniform / len(found) + 0.05
 
 
+def test_the_learned_kind_alone_is_the_models_likelihood_of_every_play() -> None:
+    """With no careful kind and no kind whose plays tell nothing, a layout's log-likelihood is
+    the learned model's log-probability of each other seat's play, summed (plus the pass term,
+    the same for every kind); the mixture of four kinds scores no layout lower than that kind
+    alone with its prior share, 1/4 per seat."""
+    options = RuleOptions.standard()
+    rules = sim.Rules.of(options)
+    rng = random.Random(6)
+    for _, view in positions(options, 6, lambda v: v.trick_number > 3, 50):
+        k = know(view)
+        worlds = [sample_world(k, rng) for _ in range(12)]
+        learned = inference.log_likelihoods(view, k, rules, worlds, noise=(), uniform=False)
+        _, _, seats, model = inference._replay(view, k, rules, worlds, with_model=True)
+        passes = inference.pass_surprises(view, k, worlds) > 0
+        judged = inference._judges_pass(view)
+        pass_term = np.where(passes, np.log(inference.PASS_NOISE), np.log1p(-inference.PASS_NOISE))
+        expected = model.sum(axis=1) + (pass_term if judged else 0.0)
+        assert np.allclose(learned, expected)
+        mixture = inference.log_likelihoods(view, k, rules, worlds)
+        others = len(set(seats.tolist()))
+        assert (mixture >= learned - others * np.log(4) - 1e-9).all()
+        assert not np.allclose(mixture, learned)
+
+
 def test_resampling_follows_the_weights() -> None:
     picked = inference.resample(
         np.log(np.array([0.5, 0.25, 0.25, 1e-12])), 8, random.Random(1).random()
