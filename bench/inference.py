@@ -5,7 +5,7 @@
 
 Positions are recorded from self-play games (every seat played by `--players`): plays from the
 second trick on, the seat to play's view and the true layout. At each position `--draws` layouts
-consistent with the view are drawn (`sampler.sample_worlds`), and three ways weigh them:
+consistent with the view are drawn (`sampler.sample_worlds`), and four ways weigh them:
 
 - uniform: every layout drawn counts the same (every consistent layout equally likely);
 - surprises: the `--keep` least surprising count, the same (Hard: the fewest plays a careful
