@@ -103,15 +103,9 @@ def weighed(state: GameState, draws: int, keep: int, rng: random.Random) -> dict
     return {
         "uniform": (drawn, np.full(draws, 1 / draws)),
         "surprises": ([drawn[i] for i in order], np.full(len(order), 1 / len(order))),
-        "weighted": (drawn, _normalised(mixture)),
-        "learned": (drawn, _normalised(learned)),
+        "weighted": (drawn, inference.normalised(mixture)),
+        "learned": (drawn, inference.normalised(learned)),
     }
-
-
-def _normalised(weights_log: np.ndarray) -> np.ndarray:
-    """Weights `exp(weights_log)` summing to 1."""
-    weights = np.exp(weights_log - weights_log.max())
-    return np.asarray(weights / weights.sum(), dtype=np.float64)
 
 
 def queen_share(state: GameState, worlds: Weighed) -> float | None:

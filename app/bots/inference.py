@@ -89,12 +89,17 @@ def log_likelihoods(
     return total
 
 
+def normalised(weights_log: np.ndarray) -> np.ndarray:
+    """The weights `exp(weights_log)` scaled to sum to 1 (computed from the largest down, so
+    none overflows)."""
+    w = np.exp(weights_log - weights_log.max())
+    return np.asarray(w / w.sum(), dtype=np.float64)
+
+
 def effective_size(weights_log: np.ndarray) -> float:
     """The effective sample size of weights `exp(weights_log)`: 1 / Σw² with the weights summing
     to 1 (the number of draws they are worth: all of them when equal, 1 when one takes all)."""
-    w = np.exp(weights_log - weights_log.max())
-    w /= w.sum()
-    return float(1.0 / (w**2).sum())
+    return float(1.0 / (normalised(weights_log) ** 2).sum())
 
 
 TEMPER_STEPS = 30
@@ -128,12 +133,11 @@ def resample(weights_log: np.ndarray, size: int, uniform: float) -> list[int]:
     """`size` indexes drawn in proportion to `exp(weights_log)` (systematic resampling: each
     index appears about `size × weight` times, in index order), the draw's one random number
     being `uniform` (in [0, 1))."""
-    w = np.exp(weights_log - weights_log.max())
-    cumulative = np.cumsum(w / w.sum())
+    cumulative = np.cumsum(normalised(weights_log))
     start = uniform / size
     points = start + np.arange(size) / size
     picked = np.searchsorted(cumulative, points, side="right")
-    return [int(i) for i in np.minimum(picked, len(w) - 1)]
+    return [int(i) for i in np.minimum(picked, len(weights_log) - 1)]
 
 
 def _replay(
