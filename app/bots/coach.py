@@ -249,7 +249,7 @@ def _assess_pass(
     view: PlayerView, chosen: tuple[Card, ...], rng: random.Random, budget: hard.Budget
 ) -> Assessment:
     candidates = [tuple(sorted(c)) for c in hard.pass_candidates(view, rng, budget.pass_pool)]
-    if not hard.searches_pass(view):
+    if not hard.searches_pass(view, budget):
         best = candidates[0]
         return Assessment(chosen, best, None, pass_reason(view, best))
     if chosen not in candidates:

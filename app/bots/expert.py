@@ -32,7 +32,9 @@ It also imagines more, where more pays:
   them worth most of a point less (`bench.passes`). After its 32 deals for each candidate and 96
   more for the six best, the passes still within two standard errors of the best are imagined
   in 96 more deals, up to four times (`pass_close_looks`): a pass is one decision a hand, and
-  the one that costs most when it is chosen by luck.
+  the one that costs most when it is chosen by luck. It searches its pass at three seats too,
+  where Hard passes as the careful player does (`pass_seats`): there every hand passes, and the
+  search is worth about 1.5 points a hand against Hard (bench/results/README.md).
 
 The budget is counted in layouts, never in time, so a decision is the same for the same view and
 seed on an idle machine and on a loaded server.
@@ -53,6 +55,7 @@ from app.engine import Card, MoonScoring, PlayerView, moon_points, raw_points
 __all__ = ["BUDGET", "budget_at", "choose_moon", "choose_pass", "choose_play"]
 
 BUDGET = hard.Budget(
+    pass_seats=(3, 4, 5),
     worlds=128,
     round_size=64,
     candidates_per_world=4,

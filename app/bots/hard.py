@@ -85,6 +85,10 @@ class Budget:
     """Layouts drawn for each one kept: the kept ones are those in which the other seats' plays
     so far look most like a careful player's (the fewest plays a careful player would not have
     made with that hand)."""
+    pass_seats: tuple[int, ...] = (4, 5)
+    """Table sizes at which the pass is searched (standard rules, not Omnibus). Elsewhere the
+    pass is the careful player's: the candidates are chosen with the plain game's dangers in
+    mind, and imagining whole hands of many seats for every candidate costs more time."""
     pass_pool: int = 7
     """Passes considered: every choice of cards among this many of the most passable."""
     pass_worlds: int = 12
@@ -141,11 +145,6 @@ class Estimate:
     """This seat's mean points at the end of the hand."""
 
 
-PASS_SEARCH_SEATS = (4, 5)
-"""Table sizes at which Hard searches for its pass (standard rules, not Omnibus). Elsewhere it
-passes as the careful player does: the candidates are chosen with the plain game's dangers in
-mind, and imagining whole hands of many seats for every candidate costs more time."""
-
 ROLLOUT_POLICY: sim.Policy = careful_policy
 """How every seat plays in the imagined play-outs."""
 
@@ -188,9 +187,9 @@ def rank_passes(
     view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
 ) -> list[tuple[tuple[Card, ...], Estimate | None]]:
     """The passes `choose_pass` weighed, best first, with what each is worth; only the careful
-    player's pass, with no estimate, at a table where Hard does not search its pass."""
+    player's pass, with no estimate, at a table where `budget` does not search the pass."""
     candidates = pass_candidates(view, rng, budget.pass_pool)
-    if len(candidates) == 1 or budget.pass_worlds < 1 or not searches_pass(view):
+    if len(candidates) == 1 or budget.pass_worlds < 1 or not searches_pass(view, budget):
         return [(candidates[0], None)]
     knowledge = know(view)
     each, own = pass_outcomes(view, candidates, rng, budget.pass_worlds, budget, knowledge)
@@ -225,14 +224,14 @@ def rank_passes(
     return [(candidates[chosen[i]], Estimate(float(values[i]), float(points[i]))) for i in order]
 
 
-def searches_pass(view: PlayerView) -> bool:
-    """Whether Hard imagines the play of its candidate passes at this table (else it passes as
-    the careful player does)."""
+def searches_pass(view: PlayerView, budget: Budget = DEFAULT_BUDGET) -> bool:
+    """Whether a player thinking with `budget` (Hard's by default) imagines the play of its
+    candidate passes at this table (else it passes as the careful player does)."""
     options = view.options
     return (
         not options.is_cancellation
         and not options.omnibus
-        and view.num_players in PASS_SEARCH_SEATS
+        and view.num_players in budget.pass_seats
     )
 
 

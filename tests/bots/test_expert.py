@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from app.bots import Level, choose_action, expert, hard, inference, moon, opponent, standing
+from app.bots import Level, choose_action, expert, hard, inference, medium, moon, opponent, standing
 from app.bots import simulator as sim
 from app.bots.endgame import solve
 from app.bots.knowledge import know
@@ -405,6 +405,31 @@ def test_the_passes_close_to_the_best_are_imagined_again(monkeypatch: pytest.Mon
         narrowed += 0 < len(changed) < len(before)
     assert looked > 0 and narrowed > 0
     assert expert.BUDGET.pass_close_looks > 0 and hard.DEFAULT_BUDGET.pass_close_looks == 0
+
+
+def test_expert_searches_its_pass_at_three_seats_where_hard_passes_carefully() -> None:
+    """At three seats Hard passes the careful player's cards; Expert weighs its candidate passes
+    there as at four and five seats (an estimate for each, the best first). Neither searches at
+    Cancellation or in Omnibus."""
+    small = dataclasses.replace(
+        expert.BUDGET, pass_pool=5, pass_worlds=4, pass_final_worlds=4, pass_close_looks=0
+    )
+    searched = 0
+    for seed in range(4):
+        view = pass_view(RuleOptions.standard(3), seed)
+        assert hard.searches_pass(view, expert.BUDGET) and not hard.searches_pass(view)
+        careful = medium.choose_pass(view, random.Random(seed))
+        assert hard.choose_pass(view, random.Random(seed)) == careful
+        ranked = hard.rank_passes(view, random.Random(seed), small)
+        assert len(ranked) > 1 and all(estimate is not None for _, estimate in ranked)
+        values = [estimate.value for _, estimate in ranked if estimate is not None]
+        assert values == sorted(values, reverse=True)
+        chosen = expert.choose_pass(view, random.Random(seed), small)
+        assert chosen == ranked[0][0]
+        searched += tuple(sorted(chosen)) != tuple(sorted(careful))
+    assert searched > 0  # the search does not merely confirm the careful pass
+    for options in (RuleOptions.cancellation(8), RuleOptions.standard(omnibus=True)):
+        assert not hard.searches_pass(pass_view(options, 1), expert.BUDGET)
 
 
 def test_past_seven_seats_a_narrower_second_look_and_exact_play_from_two_cards(
