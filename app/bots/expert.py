@@ -34,7 +34,7 @@ It also imagines more, where more pays:
   in 96 more deals, up to four times (`pass_close_looks`): a pass is one decision a hand, and
   the one that costs most when it is chosen by luck. It searches its pass at three seats too,
   where Hard passes as the careful player does (`pass_seats`): there every hand passes, and the
-  search is worth about 1.5 points a hand against Hard (bench/results/README.md).
+  search is worth about 1.4 points a hand against Hard (bench/results/README.md).
 
 The budget is counted in layouts, never in time, so a decision is the same for the same view and
 seed on an idle machine and on a loaded server.

@@ -86,9 +86,10 @@ class Budget:
     so far look most like a careful player's (the fewest plays a careful player would not have
     made with that hand)."""
     pass_seats: tuple[int, ...] = (4, 5)
-    """Table sizes at which the pass is searched (standard rules, not Omnibus). Elsewhere the
-    pass is the careful player's: the candidates are chosen with the plain game's dangers in
-    mind, and imagining whole hands of many seats for every candidate costs more time."""
+    """Table sizes at which the pass is searched (the standard game: never at Cancellation or
+    in Omnibus). Elsewhere the pass is the careful player's: the candidates are chosen with the
+    plain game's dangers in mind, and imagining whole hands of many seats for every candidate
+    costs more time."""
     pass_pool: int = 7
     """Passes considered: every choice of cards among this many of the most passable."""
     pass_worlds: int = 12
