@@ -57,11 +57,14 @@ def stages(tricks: int) -> list[tuple[int, int]]:
 @dataclass(frozen=True, slots=True)
 class Position:
     """The start of a trick of a real hand: its number, every seat's real points at the end of
-    the hand and its points at the end of the careful play-out from there."""
+    the hand and its points at the end of the careful play-out from there, and whether each
+    ended in a moon."""
 
     trick: int
     real: tuple[int, ...]
     playout: tuple[int, ...]
+    real_moon: bool
+    playout_moon: bool
 
 
 def play(task: tuple[str, str, int, int]) -> list[Position]:
@@ -72,7 +75,7 @@ def play(task: tuple[str, str, int, int]) -> list[Position]:
     deal = random_deal(options, random.Random(seed + index))
     state = game_at_hand(options, deal, index % len(PASS_CYCLES[options.pass_cycle]) + 1)
     rules = sim.Rules.of(options)
-    starts: list[tuple[int, tuple[int, ...]]] = []
+    starts: list[tuple[int, tuple[int, ...], bool]] = []
     done = len(state.results)
     actions = 1
     while len(state.results) == done:
@@ -86,19 +89,15 @@ def play(task: tuple[str, str, int, int]) -> list[Position]:
             sim.play_out(batch, careful_policy, np.random.default_rng(0))
             totals = np.asarray(view.totals, dtype=np.int64)[None, :]
             points = sim.hand_points(batch, totals)[0]
-            starts.append((view.trick_number, tuple(int(p) for p in points)))
+            moon = bool(sim.shooters(batch)[0] >= 0)
+            starts.append((view.trick_number, tuple(int(p) for p in points), moon))
         seat = to_act(state)[0]
         view = view_for(state, seat)
         state = apply(state, choose_action(view, level, decision_rng(seed + index, actions, seat)))
         actions += 1
-    real = state.results[-1].points
-    return [Position(trick, tuple(real), playout) for trick, playout in starts]
-
-
-def moon(points: Sequence[int]) -> bool:
-    """Whether one seat shot the moon: it took nothing and every other seat the same points."""
-    others = [p for p in points if p != 0]
-    return len(others) == len(points) - 1 and len(set(others)) == 1 and others[0] > 0
+    result = state.results[-1]
+    real, real_moon = tuple(result.points), result.shooter is not None
+    return [Position(trick, real, out, real_moon, moon) for trick, out, moon in starts]
 
 
 def summary(positions: Sequence[Position]) -> str:
@@ -109,8 +108,8 @@ def summary(positions: Sequence[Position]) -> str:
     correlation = statistics.correlation(real, imagined) if both else 1.0
     gap = statistics.fmean(r - i for r, i in zip(real, imagined, strict=True))
     count = len(positions)
-    real_moons = [moon(pos.real) for pos in positions]
-    imagined_moons = [moon(pos.playout) for pos in positions]
+    real_moons = [pos.real_moon for pos in positions]
+    imagined_moons = [pos.playout_moon for pos in positions]
     false = sum(i and not r for r, i in zip(real_moons, imagined_moons, strict=True))
     missed = sum(r and not i for r, i in zip(real_moons, imagined_moons, strict=True))
 

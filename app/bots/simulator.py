@@ -354,6 +354,22 @@ def _finish_trick(b: Batch) -> None:
     b.trick += 1
 
 
+def _shooter_mask(b: Batch) -> BoolArray:
+    """Per row and seat: whether the seat took every penalty card (and the bonus card where the
+    moon requires it, R12.1, R20), shape (M, n)."""
+    r = b.rules
+    mask = b.penalty == r.penalty_cards
+    if r.bonus_required and r.bonus >= 0:
+        mask &= b.bonus_taken
+    return cast(BoolArray, mask)
+
+
+def shooters(b: Batch) -> IntArray:
+    """Per row of a finished batch: the seat that shot the moon, or -1."""
+    mask = _shooter_mask(b)
+    return np.where(any_per_row(mask), mask.argmax(axis=1), -1)
+
+
 def hand_points(b: Batch, totals: IntArray) -> IntArray:
     """Every row's hand points after the moon and the no-tricks bonus (R11, R12, R20, R21).
 
@@ -361,9 +377,7 @@ def hand_points(b: Batch, totals: IntArray) -> IntArray:
     """
     r = b.rules
     rows = np.arange(b.size)
-    shooter_mask = b.penalty == r.penalty_cards
-    if r.bonus_required and r.bonus >= 0:
-        shooter_mask &= b.bonus_taken
+    shooter_mask = _shooter_mask(b)
     moon = any_per_row(shooter_mask)
     shooter = shooter_mask.argmax(axis=1)
     plain = b.points + np.where(b.tricks_won == 0, r.no_tricks_bonus, 0)

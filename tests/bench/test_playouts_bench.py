@@ -42,14 +42,6 @@ def test_against_hard_the_playouts_part_from_the_real_play() -> None:
     assert correlation < 0.99
 
 
-def test_a_moon_is_one_seat_on_nothing_and_the_rest_alike() -> None:
-    assert playouts.moon((0, 26, 26, 26))
-    assert playouts.moon((26, 0, 26))
-    assert not playouts.moon((0, 0, 26, 0))  # one seat took them all: no moon
-    assert not playouts.moon((0, 13, 13, 0))
-    assert not playouts.moon((0, 0, 0, 0))
-
-
 def test_the_thirds_of_a_hand_cover_every_trick_once() -> None:
     assert playouts.stages(13) == [(1, 4), (5, 8), (9, 13)]
     for tricks in (13, 17, 10, 4):

@@ -79,9 +79,12 @@ def test_simulator_matches_engine_card_for_card(name: str, policy: sim.Policy) -
             states[i] = state
         sim.play(batch, chosen)
     points = sim.hand_points(batch, np.zeros((len(deals), options.num_players), dtype=np.int64))
+    shooters = sim.shooters(batch)
     for i, state in enumerate(states):
         assert state.phase in (Phase.DEAL, Phase.GAME_OVER)
         assert tuple(points[i].tolist()) == state.results[-1].points
+        shooter = state.results[-1].shooter
+        assert shooters[i] == (-1 if shooter is None else shooter)
 
 
 def test_repeat_copies_rows_in_order() -> None:
@@ -127,6 +130,7 @@ def test_moon_scoring_on_the_last_trick(
     sim.play_out(batch, sim.random_policy, np.random.default_rng(0))
     points = sim.hand_points(batch, np.array([totals]))
     assert tuple(points[0].tolist()) == expected
+    assert sim.shooters(batch).tolist() == [0]  # however the moon is scored
 
 
 def test_shown_voids_are_tracked() -> None:
