@@ -86,10 +86,13 @@ class Budget:
     so far look most like a careful player's (the fewest plays a careful player would not have
     made with that hand)."""
     pass_seats: tuple[int, ...] = (4, 5)
-    """Table sizes at which the pass is searched (the standard game: never at Cancellation or
-    in Omnibus). Elsewhere the pass is the careful player's: the candidates are chosen with the
-    plain game's dangers in mind, and imagining whole hands of many seats for every candidate
-    costs more time."""
+    """Table sizes of the standard game at which the pass is searched (never in Omnibus).
+    Elsewhere the pass is the careful player's: the candidates are chosen with the plain game's
+    dangers in mind, and imagining whole hands of many seats for every candidate costs more
+    time."""
+    pass_cancellation_seats: tuple[int, ...] = ()
+    """Table sizes of Cancellation at which the pass is searched (none by default: there the
+    careful player's pass is Hard's)."""
     pass_pool: int = 7
     """Passes considered: every choice of cards among this many of the most passable."""
     pass_worlds: int = 12
@@ -229,11 +232,10 @@ def searches_pass(view: PlayerView, budget: Budget = DEFAULT_BUDGET) -> bool:
     """Whether a player thinking with `budget` (Hard's by default) imagines the play of its
     candidate passes at this table (else it passes as the careful player does)."""
     options = view.options
-    return (
-        not options.is_cancellation
-        and not options.omnibus
-        and view.num_players in budget.pass_seats
-    )
+    if options.omnibus:
+        return False
+    seats = budget.pass_cancellation_seats if options.is_cancellation else budget.pass_seats
+    return view.num_players in seats
 
 
 def pass_candidates(view: PlayerView, rng: random.Random, pool_size: int) -> list[tuple[Card, ...]]:

@@ -409,8 +409,8 @@ def test_the_passes_close_to_the_best_are_imagined_again(monkeypatch: pytest.Mon
 
 def test_expert_searches_its_pass_at_three_seats_where_hard_passes_carefully() -> None:
     """At three seats Hard passes the careful player's cards; Expert weighs its candidate passes
-    there as at four and five seats (an estimate for each, the best first). Neither searches at
-    Cancellation or in Omnibus."""
+    there as at four and five seats (an estimate for each, the best first). Neither searches in
+    Omnibus."""
     small = dataclasses.replace(
         expert.BUDGET, pass_pool=5, pass_worlds=4, pass_final_worlds=4, pass_close_looks=0
     )
@@ -428,8 +428,29 @@ def test_expert_searches_its_pass_at_three_seats_where_hard_passes_carefully() -
         assert chosen == ranked[0][0]
         searched += tuple(sorted(chosen)) != tuple(sorted(careful))
     assert searched > 0  # the search does not merely confirm the careful pass
-    for options in (RuleOptions.cancellation(8), RuleOptions.standard(omnibus=True)):
-        assert not hard.searches_pass(pass_view(options, 1), expert.BUDGET)
+    assert not hard.searches_pass(pass_view(RuleOptions.standard(omnibus=True), 1), expert.BUDGET)
+
+
+def test_expert_searches_its_pass_at_cancellation_where_hard_passes_carefully() -> None:
+    """At every size of Cancellation Hard passes the careful player's cards and Expert weighs
+    its candidate passes (R33.1: three cards, left and right in turn)."""
+    small = dataclasses.replace(
+        expert.BUDGET, pass_pool=5, pass_worlds=2, pass_final_worlds=2, pass_close_looks=0
+    )
+    for seats in range(6, 12):
+        view = pass_view(RuleOptions.cancellation(seats), seats)
+        assert hard.searches_pass(view, expert.BUDGET) and not hard.searches_pass(view)
+    searched = 0
+    for seed in range(3):
+        view = pass_view(RuleOptions.cancellation(8), seed)
+        careful = medium.choose_pass(view, random.Random(seed))
+        assert hard.choose_pass(view, random.Random(seed)) == careful
+        ranked = hard.rank_passes(view, random.Random(seed), small)
+        assert len(ranked) > 1 and all(estimate is not None for _, estimate in ranked)
+        chosen = expert.choose_pass(view, random.Random(seed), small)
+        assert chosen == ranked[0][0]
+        searched += tuple(sorted(chosen)) != tuple(sorted(careful))
+    assert searched > 0
 
 
 def test_past_seven_seats_a_narrower_second_look_and_exact_play_from_two_cards(
