@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from app.services.fairplay import FIGURES, GamesFigure, games_figures, strength_figures
+from app.services.fairplay import (
+    FIGURES,
+    GamesFigure,
+    StrengthFigure,
+    games_figures,
+    strength_figures,
+)
 from app.web import routes_fair
 from bench.strength import GamesResult, record_figures
 from tests.web.conftest import start
@@ -108,6 +114,23 @@ def test_a_share_of_games_won_reads_in_every_language(
     assert f'<th scope="col" role="columnheader">{heading}</th>' in page
     assert "<strong>41.0 % ± 3.1</strong>" in page
     assert games in page and parity in page and "2027" in page
+
+
+OMNIBUS = {"en": "Omnibus", "ru": "Омнибус", "uk": "Омнібус", "sr": "Омнибус"}
+
+
+@pytest.mark.parametrize("language", list(OMNIBUS))
+def test_a_figure_of_omnibus_names_its_table(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    figure = StrengthFigure(
+        "expert", "hard", "omnibus-4", 400, 4.0, 4.6, 0.6, 0.39, date(2027, 1, 2)
+    )
+    monkeypatch.setattr(routes_fair, "strength_figures", lambda: (figure,))
+    client.cookies.set("hearts_lang", language)
+    page = client.get("/fair-play").text
+    assert "<strong>0.60 ± 0.39</strong>" in page
+    assert f" · {OMNIBUS[language]}</td>" in page
 
 
 def test_without_games_recorded_the_page_shows_no_games_table(
