@@ -86,10 +86,11 @@ class Budget:
     so far look most like a careful player's (the fewest plays a careful player would not have
     made with that hand)."""
     pass_seats: tuple[int, ...] = (4, 5)
-    """Table sizes of the standard game at which the pass is searched (never in Omnibus).
-    Elsewhere the pass is the careful player's: the candidates are chosen with the plain game's
-    dangers in mind, and imagining whole hands of many seats for every candidate costs more
-    time."""
+    """Table sizes of the standard game at which the pass is searched (in Omnibus only with
+    `pass_omnibus`). Elsewhere the pass is the careful player's: imagining whole hands of many
+    seats for every candidate costs more time."""
+    pass_omnibus: bool = False
+    """Whether the pass is searched in Omnibus too (at the sizes of `pass_seats`)."""
     pass_cancellation_seats: tuple[int, ...] = ()
     """Table sizes of Cancellation at which the pass is searched (none by default: there the
     careful player's pass is Hard's)."""
@@ -232,7 +233,7 @@ def searches_pass(view: PlayerView, budget: Budget = DEFAULT_BUDGET) -> bool:
     """Whether a player thinking with `budget` (Hard's by default) imagines the play of its
     candidate passes at this table (else it passes as the careful player does)."""
     options = view.options
-    if options.omnibus:
+    if options.omnibus and not budget.pass_omnibus:
         return False
     seats = budget.pass_cancellation_seats if options.is_cancellation else budget.pass_seats
     return view.num_players in seats
@@ -244,7 +245,8 @@ def pass_candidates(view: PlayerView, rng: random.Random, pool_size: int) -> lis
     careful = medium.choose_pass(view, rng)
     hand = list(view.hand)
     rest = without(hand, careful)
-    rest.sort(key=lambda c: _pass_risk(hand, c), reverse=True)
+    bonus = view.options.bonus_card
+    rest.sort(key=lambda c: _pass_risk(hand, c, bonus), reverse=True)
     pool = sorted([*careful, *rest[: max(0, pool_size - len(careful))]])
     out = [careful]
     seen = {tuple(sorted(careful))}
@@ -255,15 +257,15 @@ def pass_candidates(view: PlayerView, rng: random.Random, pool_size: int) -> lis
     return out
 
 
-def _pass_risk(hand: list[Card], c: Card) -> float:
+def _pass_risk(hand: list[Card], c: Card, bonus: Card | None) -> float:
     """How troublesome `c` is to keep (higher: pass it sooner); a rough order for the pool.
 
     Medium's danger of keeping `c`, but the queen and `AS`/`KS` Medium would pass come first
     and a short club or diamond suit counts more (passing it makes a void). The Omnibus
-    bonus card is ignored: Hard does not search its pass in Omnibus."""
+    `bonus` card and the cards that can capture it count less, as Medium counts them."""
     if c in medium.dangerous_spades(hand):
         return 40.0 if c is QUEEN_OF_SPADES else 25.0 + c.rank
-    risk = medium.pass_danger(hand, c, None)
+    risk = medium.pass_danger(hand, c, bonus)
     if c.suit in (Suit.CLUBS, Suit.DIAMONDS) and sum(1 for x in hand if x.suit is c.suit) <= 3:
         risk += 3  # a short suit: passing it makes a void
     return risk

@@ -26,6 +26,7 @@ from app.engine import (
     PlayerView,
     RuleOptions,
     apply,
+    cards,
     new_game,
     random_deal,
     to_act,
@@ -409,8 +410,7 @@ def test_the_passes_close_to_the_best_are_imagined_again(monkeypatch: pytest.Mon
 
 def test_expert_searches_its_pass_at_three_seats_where_hard_passes_carefully() -> None:
     """At three seats Hard passes the careful player's cards; Expert weighs its candidate passes
-    there as at four and five seats (an estimate for each, the best first). Neither searches in
-    Omnibus."""
+    there as at four and five seats (an estimate for each, the best first)."""
     small = dataclasses.replace(
         expert.BUDGET, pass_pool=5, pass_worlds=4, pass_final_worlds=4, pass_close_looks=0
     )
@@ -428,7 +428,6 @@ def test_expert_searches_its_pass_at_three_seats_where_hard_passes_carefully() -
         assert chosen == ranked[0][0]
         searched += tuple(sorted(chosen)) != tuple(sorted(careful))
     assert searched > 0  # the search does not merely confirm the careful pass
-    assert not hard.searches_pass(pass_view(RuleOptions.standard(omnibus=True), 1), expert.BUDGET)
 
 
 def test_expert_searches_its_pass_at_cancellation_where_hard_passes_carefully() -> None:
@@ -609,3 +608,27 @@ def test_the_opponent_model_predicts_hard_better_than_chance() -> None:
     uniform = -np.log(legal.sum(axis=1)).mean()
     assert model > uniform + 0.03
     assert careful.mean() < 0.6
+
+
+def test_expert_searches_its_pass_in_omnibus_and_keeps_the_bonus_card_and_its_captors() -> None:
+    """In Omnibus (R20) Hard passes the careful player's cards and Expert weighs its candidate
+    passes. Its pool counts the bonus card `JD` and the diamonds that can capture it as worth
+    keeping, as the careful player does (R20.1: the bonus is worth -10 points to its taker)."""
+    small = dataclasses.replace(
+        expert.BUDGET, pass_pool=5, pass_worlds=4, pass_final_worlds=4, pass_close_looks=0
+    )
+    omnibus = RuleOptions.standard(4, omnibus=True)
+    for seed in range(3):
+        view = pass_view(omnibus, seed)
+        assert hard.searches_pass(view, expert.BUDGET) and not hard.searches_pass(view)
+        careful = medium.choose_pass(view, random.Random(seed))
+        assert hard.choose_pass(view, random.Random(seed)) == careful
+        ranked = hard.rank_passes(view, random.Random(seed), small)
+        assert len(ranked) > 1 and all(estimate is not None for _, estimate in ranked)
+        assert expert.choose_pass(view, random.Random(seed), small) == ranked[0][0]
+    hand = cards("QH JH TH TC 9C 8C 7C AD KD QD JD 3S 2S")
+    captors = set(cards("AD KD QD JD"))
+    for options, kept in ((omnibus, True), (RuleOptions.standard(4), False)):
+        view = dataclasses.replace(pass_view(options, 0), hand=hand)
+        pool = {c for cand in hard.pass_candidates(view, random.Random(0), 7) for c in cand}
+        assert (not pool & captors) is kept
