@@ -538,14 +538,27 @@ def record_figures(
 ) -> None:
     """Put `rows` (one per pair and table, measured on `measured`) into the figures file
     (`FIGURES` unless `path`), in place of earlier figures of the same pair and table: under
-    "pairs" the points a hand of duplicate deals, under "games" the share of whole games won."""
+    "pairs" the points a hand of duplicate deals, under "games" the share of whole games won;
+    in the order the Fair play page lists them (`_reading_order`)."""
     path = FIGURES if path is None else path
     known = json.loads(path.read_text()) if path.exists() else {}
     fresh = {(row["pair"], row["table"]) for row in rows}
     kept = [row for row in known.get(kind, []) if (row["pair"], row["table"]) not in fresh]
     added = [{**row, "measured": measured.isoformat()} for row in rows]
-    known[kind] = sorted(kept + added, key=lambda row: (str(row["table"]), str(row["pair"])))
+    known[kind] = sorted(kept + added, key=_reading_order)
     path.write_text(json.dumps(known, indent=2) + "\n")
+
+
+GAMES_IN_ORDER = ("standard", "omnibus", "cancellation")
+"""The games of the tables in the order the Fair play page lists them (`_reading_order`)."""
+
+
+def _reading_order(row: dict[str, object]) -> tuple[int, int, int]:
+    """Where a recorded row goes: up the ladder of levels (Medium against Easy first), then by
+    game (`GAMES_IN_ORDER`), then by seats."""
+    tested = str(row["pair"]).split("-vs-", 1)[0]
+    game, seats = str(row["table"]).rsplit("-", 1)
+    return list(Level).index(Level(tested)), GAMES_IN_ORDER.index(game), int(seats)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -173,7 +173,8 @@ class StrengthFigure(_Pairing):
 
 @cache
 def strength_figures(path: Path = FIGURES) -> tuple[StrengthFigure, ...]:
-    """The recorded figures, as the file orders them (by table, then pair)."""
+    """The recorded figures, as the file orders them (up the ladder of levels, then by game and
+    seats)."""
     return _recorded(StrengthFigure, path, "pairs")
 
 
@@ -192,7 +193,7 @@ class GamesFigure(_Pairing):
 
 @cache
 def games_figures(path: Path = FIGURES) -> tuple[GamesFigure, ...]:
-    """The recorded shares of games won, as the file orders them (by table, then pair)."""
+    """The recorded shares of games won, as the file orders them (as `strength_figures`)."""
     return _recorded(GamesFigure, path, "games")
 
 

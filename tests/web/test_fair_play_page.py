@@ -86,12 +86,46 @@ def test_recording_keeps_one_row_per_pair_and_table(tmp_path: Path) -> None:
     record_figures([{**row, "difference": 3.3}], date(2026, 2, 1), path)
     rows = json.loads(path.read_text())["pairs"]
     assert [(r["table"], r["difference"], r["measured"]) for r in rows] == [
-        ("cancellation-8", 3.0, "2026-01-03"),
         ("standard-4", 3.3, "2026-02-01"),
+        ("cancellation-8", 3.0, "2026-01-03"),
     ]
     figures = strength_figures.__wrapped__(path)
-    assert [f.players for f in figures] == [8, 4]
-    assert figures[1].tested_level == "hard" and figures[1].other_level == "medium"
+    assert [f.players for f in figures] == [4, 8]
+    assert figures[0].tested_level == "hard" and figures[0].other_level == "medium"
+
+
+def test_the_figures_go_up_the_ladder_of_levels_then_by_game_and_seats(tmp_path: Path) -> None:
+    """However they were recorded, the page lists Medium against Easy first and Expert's
+    figures last, each level's tables the standard game's first, by seats (7 after 3)."""
+    path = tmp_path / "strength.json"
+    row = {"deals": 100, "tested": 5.0, "others": 6.0, "difference": 1.0, "half_width": 0.5}
+    recorded = [
+        ("expert-vs-hard", "cancellation-8"),
+        ("expert-vs-hard", "standard-7"),
+        ("hard-vs-medium", "standard-4"),
+        ("expert-vs-hard", "omnibus-4"),
+        ("expert-vs-hard", "standard-3"),
+        ("medium-vs-easy", "standard-4"),
+        ("expert-vs-hard", "cancellation-11"),
+    ]
+    for pair, table in recorded:
+        record_figures([{**row, "pair": pair, "table": table}], date(2026, 1, 2), path)
+    figures = strength_figures.__wrapped__(path)
+    assert [(f.tested_level, f.variant, f.players) for f in figures] == [
+        ("medium", "standard", 4),
+        ("hard", "standard", 4),
+        ("expert", "standard", 3),
+        ("expert", "standard", 7),
+        ("expert", "omnibus", 4),
+        ("expert", "cancellation", 8),
+        ("expert", "cancellation", 11),
+    ]
+    shipped = json.loads(FIGURES.read_text())
+    again = tmp_path / "again.json"
+    for kind in ("pairs", "games"):
+        again.write_text(json.dumps({kind: shipped[kind][::-1]}))
+        record_figures([], date(2026, 1, 2), again, kind=kind)
+        assert json.loads(again.read_text())[kind] == shipped[kind]  # the shipped file is in order
 
 
 GAMES = {
