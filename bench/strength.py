@@ -99,11 +99,10 @@ from app.engine import (
     to_act,
     view_for,
 )
+from app.services.fairplay import FIGURES, listing_order
 from bench.tables import parse_table
 
 PAIRS = ("medium-vs-easy", "hard-vs-medium")
-FIGURES = Path(__file__).resolve().parents[1] / "app" / "services" / "strength.json"
-"""The measured figures the Fair play page shows (`--record` writes them)."""
 LEVELS = tuple(level.value for level in Level)
 APP = Path(__file__).resolve().parents[1] / "app"
 T = TypeVar("T")
@@ -539,26 +538,16 @@ def record_figures(
     """Put `rows` (one per pair and table, measured on `measured`) into the figures file
     (`FIGURES` unless `path`), in place of earlier figures of the same pair and table: under
     "pairs" the points a hand of duplicate deals, under "games" the share of whole games won;
-    in the order the Fair play page lists them (`_reading_order`)."""
+    in the order the Fair play page lists them (`fairplay.listing_order`)."""
     path = FIGURES if path is None else path
     known = json.loads(path.read_text()) if path.exists() else {}
     fresh = {(row["pair"], row["table"]) for row in rows}
     kept = [row for row in known.get(kind, []) if (row["pair"], row["table"]) not in fresh]
     added = [{**row, "measured": measured.isoformat()} for row in rows]
-    known[kind] = sorted(kept + added, key=_reading_order)
+    known[kind] = sorted(
+        kept + added, key=lambda row: listing_order(str(row["pair"]), str(row["table"]))
+    )
     path.write_text(json.dumps(known, indent=2) + "\n")
-
-
-GAMES_IN_ORDER = ("standard", "omnibus", "cancellation")
-"""The games of the tables in the order the Fair play page lists them (`_reading_order`)."""
-
-
-def _reading_order(row: dict[str, object]) -> tuple[int, int, int]:
-    """Where a recorded row goes: up the ladder of levels (Medium against Easy first), then by
-    game (`GAMES_IN_ORDER`), then by seats."""
-    tested = str(row["pair"]).split("-vs-", 1)[0]
-    game, seats = str(row["table"]).rsplit("-", 1)
-    return list(Level).index(Level(tested)), GAMES_IN_ORDER.index(game), int(seats)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

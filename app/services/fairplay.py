@@ -17,6 +17,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from app.bots import Level
 from app.engine import Deal
 from app.engine.fairdeal import PROCEDURE, commitment, fair_deal, hand_key, key_commitment
 from app.engine.options import RuleOptions
@@ -139,6 +140,18 @@ FIGURES = Path(__file__).with_name("strength.json")
 """The levels' measured strength (`python -m bench.strength --record` writes it)."""
 
 
+GAMES_IN_ORDER = ("standard", "omnibus", "cancellation")
+"""The games of the tables in the order the page lists them (`listing_order`)."""
+
+
+def listing_order(pair: str, table: str) -> tuple[int, int, int]:
+    """Where the page lists a figure of `pair` ("expert-vs-hard") at `table` ("standard-4"): up
+    the ladder of levels (Medium against Easy first), then by game, then by seats."""
+    tested = pair.split("-vs-", 1)[0]
+    game, seats = table.rsplit("-", 1)
+    return list(Level).index(Level(tested)), GAMES_IN_ORDER.index(game), int(seats)
+
+
 @dataclass(frozen=True, slots=True)
 class _Pairing:
     """Two levels at one table (`standard-4`, `cancellation-8`): what every figure is of."""
@@ -173,8 +186,7 @@ class StrengthFigure(_Pairing):
 
 @cache
 def strength_figures(path: Path = FIGURES) -> tuple[StrengthFigure, ...]:
-    """The recorded figures, as the file orders them (up the ladder of levels, then by game and
-    seats)."""
+    """The recorded figures, as the file orders them (`listing_order`)."""
     return _recorded(StrengthFigure, path, "pairs")
 
 
