@@ -145,11 +145,10 @@ GAMES_IN_ORDER = ("standard", "omnibus", "cancellation")
 
 
 def listing_order(pair: str, table: str) -> tuple[int, int, int]:
-    """Where the page lists a figure of `pair` ("expert-vs-hard") at `table` ("standard-4"): up
-    the ladder of levels (Medium against Easy first), then by game, then by seats."""
-    tested = pair.split("-vs-", 1)[0]
-    game, seats = table.rsplit("-", 1)
-    return list(Level).index(Level(tested)), GAMES_IN_ORDER.index(game), int(seats)
+    """Where the page lists a figure of `pair` ("expert-vs-hard") at `table` ("standard-4")
+    (`_Pairing.listing_order`)."""
+    tested, other = pair.split("-vs-", 1)
+    return _Pairing(tested, other, table).listing_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +168,13 @@ class _Pairing:
     def players(self) -> int:
         """The table's number of seats."""
         return int(self.table.rsplit("-", 1)[1])
+
+    @property
+    def listing_order(self) -> tuple[int, int, int]:
+        """Where the page lists a figure of this pairing: up the ladder of levels (Medium
+        against Easy first), then by game (`GAMES_IN_ORDER`), then by seats."""
+        level = list(Level).index(Level(self.tested_level))
+        return level, GAMES_IN_ORDER.index(self.variant), self.players
 
 
 @dataclass(frozen=True, slots=True)
