@@ -1,6 +1,6 @@
 """Expert: the Hard player's search, reading the table and playing for the game.
 
-Expert imagines layouts of the hidden cards and plays each out, as Hard does (`hard`), with three
+Expert imagines layouts of the hidden cards and plays each out, as Hard does (`hard`), with four
 differences:
 
 - **Inference from play.** It draws four layouts for every one it imagines and keeps them in
@@ -19,6 +19,11 @@ differences:
 - **Playing for the game.** Outcomes are valued by the standing (`standing.game_values`): near the
   target, the margin over the closest rival, and at the end the place it finishes; the moon
   choice (`moon_scoring = choice`) follows the same value (`standing.moon_choice`).
+- **A learned value for the pass.** At the standard four-seat table, the play-outs that weigh
+  its candidate passes count every seat's points as a model fitted to Hard's games predicts them
+  from the play-out and the four hands (`pass_value`), not as the play-out alone has them: the
+  play-outs explain about 9 % of the spread of a seat's real points in those games, the model
+  about 15 %.
 
 It also imagines more, where more pays:
 
@@ -74,6 +79,7 @@ BUDGET = hard.Budget(
     pass_close_looks=4,
     pass_close_worlds=96,
     standing=True,
+    learned_pass=True,
 )
 """What Expert thinks with (see `hard.Budget`)."""
 

@@ -32,7 +32,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.bots import endgame, inference, medium, opponent, rollout, sampler, standing
+from app.bots import (
+    endgame,
+    inference,
+    medium,
+    opponent,
+    pass_value,
+    rollout,
+    sampler,
+    standing,
+)
 from app.bots import simulator as sim
 from app.bots.knowledge import Knowledge, know
 from app.bots.moon import choose_moon
@@ -134,6 +143,10 @@ class Budget:
     standing: bool = False
     """Value a hand by the game standing (`standing.game_values`) rather than by the hand's
     points plus the race when it ends the game."""
+    learned_pass: bool = False
+    """Where the learned value fits the table (`pass_value.fits`: the standard game at four
+    seats), weigh the pass by every seat's points as it predicts them from the play-out and the
+    hands (`pass_value.predict`) rather than by the play-out's own points."""
 
 
 DEFAULT_BUDGET = Budget()
@@ -157,10 +170,12 @@ ROLLOUT_POLICY: sim.Policy = careful_policy
 def warm_up() -> None:
     """Compile Hard's and Expert's hot loops now (a few seconds the first time on a machine, then
     read from Numba's cache), so that no player waits for them: the play-outs' careful policy,
-    the sampler's placing of cards and the learned opponent model of Expert's inference."""
+    the sampler's placing of cards, the learned opponent model of Expert's inference and the
+    learned value of Expert's pass."""
     rollout.warm_up()
     sampler.warm_up()
     opponent.warm_up()
+    pass_value.warm_up()
 
 
 def choose_play(view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Card:
@@ -351,9 +366,13 @@ def pass_outcomes(
         np.repeat(kitty_penalty, c_count),
     )
     totals = np.asarray(view.totals, dtype=np.int64)
+    learned = budget.learned_pass and pass_value.fits(options)
+    start = hands.copy() if learned else hands
     batch = sim.new_batch(rules, hands, leader=leader, kitty=kitty, totals=totals)
     sim.play_out(batch, ROLLOUT_POLICY, np_rng)
     points = sim.hand_points(batch, totals[None, :])
+    if learned:
+        points = pass_value.predict(start, points, leader, sim.shooters(batch) >= 0)
     utility = _utility(me, rules, points, totals[None, :], budget)
     own = points[:, me].astype(np.float64)
     return (
