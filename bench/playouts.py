@@ -65,6 +65,10 @@ class Position:
     playout: tuple[int, ...]
     real_moon: bool
     playout_moon: bool
+    hands: tuple[tuple[int, ...], ...] = ()
+    """Every seat's cards as the trick starts (card indexes, ascending)."""
+    leader: int = 0
+    """The seat that leads the trick."""
 
 
 def play(task: tuple[str, str, int, int]) -> list[Position]:
@@ -75,7 +79,7 @@ def play(task: tuple[str, str, int, int]) -> list[Position]:
     deal = random_deal(options, random.Random(seed + index))
     state = game_at_hand(options, deal, index % len(PASS_CYCLES[options.pass_cycle]) + 1)
     rules = sim.Rules.of(options)
-    starts: list[tuple[int, tuple[int, ...], bool]] = []
+    starts: list[tuple[int, tuple[int, ...], bool, tuple[tuple[int, ...], ...], int]] = []
     done = len(state.results)
     actions = 1
     while len(state.results) == done:
@@ -90,14 +94,20 @@ def play(task: tuple[str, str, int, int]) -> list[Position]:
             totals = np.asarray(view.totals, dtype=np.int64)[None, :]
             points = sim.hand_points(batch, totals)[0]
             moon = bool(sim.shooters(batch)[0] >= 0)
-            starts.append((view.trick_number, tuple(int(p) for p in points), moon))
+            held = tuple(tuple(sorted(c.index for c in h)) for h in hand.hands)
+            starts.append(
+                (view.trick_number, tuple(int(p) for p in points), moon, held, hand.leader)
+            )
         seat = to_act(state)[0]
         view = view_for(state, seat)
         state = apply(state, choose_action(view, level, decision_rng(seed + index, actions, seat)))
         actions += 1
     result = state.results[-1]
     real, real_moon = tuple(result.points), result.shooter is not None
-    return [Position(trick, real, out, real_moon, moon) for trick, out, moon in starts]
+    return [
+        Position(trick, real, out, real_moon, moon, held, leader)
+        for trick, out, moon, held, leader in starts
+    ]
 
 
 def summary(positions: Sequence[Position]) -> str:

@@ -1,0 +1,191 @@
+"""Fit the learned value of Expert's pass (`app.bots.pass_value`) to Hard's games.
+
+    python -m bench.learn_pass_value [--hands 4000] [--seed 100000] [--jobs 1] [--data FILE]
+                                     [--write]
+
+Hard plays every seat of hands 0 … hands−1 at the standard four-seat table, as `bench.playouts`
+plays them: hand i is dealt from `random.Random(seed + i)` as hand (i mod 4) + 1 of a fresh game
+(so left, right, across and hold come in turn), every decision drawn with
+`decision_rng(seed + i, action, seat)`. As the first trick starts, the hand is also played out
+once from the true layout with the careful player's habits, as Expert's pass imagines hands. A
+hand's record: the four hands then, the first leader, every seat's play-out points, whether the
+play-out ended in a moon, and every seat's real points.
+
+`--data FILE` keeps the records (JSON lines, one a hand) as they come and plays only the hands
+the file lacks, so a long run can be resumed and the fit rerun without playing again.
+bench/results/pass-value-hands.jsonl holds the hands the shipped model was fitted to.
+
+The model (scikit-learn's gradient-boosted trees, a development dependency only: the game reads
+the trees from `app/bots/pass_value.json`) predicts a seat's real points from the features
+`pass_value` documents. It prints the share of the spread of a seat's real points that is
+explained on held-out hands (five folds by hand): by a straight line in its play-out points, and
+by the model, `learn_pass_value: N hands, held-out R² of a seat's points: play-out P, model M`.
+`--write` fits the model on every hand and stores its trees in `app/bots/pass_value.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingRegressor
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import KFold
+
+from app.bots import hard, pass_value
+from bench import playouts
+
+TABLE = "standard-4"
+PLAYERS = "hard"
+SEATS = pass_value.SEATS
+FOLDS = 5
+Record = dict[str, Any]
+"""A hand: `i`, `hands` (four lists of card indexes), `leader`, `playout` (points), `moon`
+(whether the play-out ended in one) and `points` (real)."""
+
+
+SETTINGS = {"max_iter": 300, "learning_rate": 0.05, "max_leaf_nodes": 31, "min_samples_leaf": 40}
+"""The model's settings, chosen on held-out hands (bench/results/README.md)."""
+
+
+def model(seed: int) -> HistGradientBoostingRegressor:
+    """The model as fitted (scikit-learn stops adding trees early once a tenth of the seats,
+    drawn with `seed`, stops gaining)."""
+    return HistGradientBoostingRegressor(**SETTINGS, random_state=seed)
+
+
+def record(task: tuple[int, int]) -> Record:
+    """Hand `index` of Hard's self-play with the play-out of its first trick."""
+    seed, index = task
+    first = playouts.play((TABLE, PLAYERS, seed, index))[0]
+    assert first.trick == 1
+    return {
+        "i": index,
+        "hands": [list(h) for h in first.hands],
+        "leader": first.leader,
+        "playout": list(first.playout),
+        "moon": first.playout_moon,
+        "points": list(first.real),
+    }
+
+
+def gather(hands: int, seed: int, jobs: int, data: Path | None) -> list[Record]:
+    """Records of hands 0 … `hands`−1, read from `data` where it has them (its seed must be
+    `seed`), the others played and appended to it."""
+    lines = data.read_text().splitlines() if data is not None and data.exists() else []
+    if lines and json.loads(lines[0]).get("seed") != seed:
+        raise SystemExit(f"{data} holds hands of another seed: {lines[0]}")
+    if data is not None and not lines:
+        data.write_text(json.dumps({"table": TABLE, "players": PLAYERS, "seed": seed}) + "\n")
+    have: dict[int, Record] = {r["i"]: r for r in map(json.loads, lines[1:])}
+    tasks = [(seed, i) for i in range(hands) if i not in have]
+    if tasks:
+        hard.warm_up()
+        with multiprocessing.Pool(max(1, jobs)) as pool:
+            for found in pool.imap_unordered(record, tasks, chunksize=1):
+                have[found["i"]] = found
+                if data is not None:
+                    with data.open("a") as out:
+                        out.write(json.dumps(found, separators=(",", ":")) + "\n")
+    return [have[i] for i in range(hands)]
+
+
+def features(records: Sequence[Record]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The model's features (one row per seat of every hand, in `pass_value`'s order), the
+    seats' real points, and the hand each row belongs to."""
+    rows, target, group = [], [], []
+    for h, rec in enumerate(records):
+        cards = np.zeros((SEATS, 52))
+        for s, held in enumerate(rec["hands"]):
+            cards[s, held] = 1.0
+        total = sum(rec["playout"])
+        for s in range(SEATS):
+            own = rec["playout"][s]
+            head = [own, total - own, float(rec["leader"] == s), float(rec["moon"])]
+            rows.append(np.concatenate([head, *(cards[(s + k) % SEATS] for k in range(SEATS))]))
+            target.append(rec["points"][s])
+            group.append(h)
+    return np.array(rows), np.array(target, dtype=np.float64), np.array(group)
+
+
+def held_out(records: Sequence[Record], seed: int) -> tuple[float, float]:
+    """R² of a seat's real points on held-out hands (five folds by hand): the play-out's points
+    by a straight line, and the model."""
+    x, y, group = features(records)
+    line, fitted = np.zeros_like(y), np.zeros_like(y)
+    folds = KFold(FOLDS, shuffle=True, random_state=seed).split(np.arange(len(records)))
+    for train, test in folds:
+        fit_rows, test_rows = np.isin(group, train), np.isin(group, test)
+        linear = LinearRegression().fit(x[fit_rows, :1], y[fit_rows])
+        line[test_rows] = linear.predict(x[test_rows, :1])
+        trees = model(seed).fit(x[fit_rows], y[fit_rows])
+        fitted[test_rows] = trees.predict(x[test_rows])
+    spread = float(((y - y.mean()) ** 2).sum())
+    return 1 - float(((y - line) ** 2).sum()) / spread, 1 - float(
+        ((y - fitted) ** 2).sum()
+    ) / spread
+
+
+def export(trees: HistGradientBoostingRegressor) -> dict[str, Any]:
+    """The fitted trees in `pass_value`'s format (from scikit-learn's own node tables)."""
+    out = []
+    for (predictor,) in trees._predictors:
+        nodes = predictor.nodes
+        if nodes["is_categorical"].any():
+            raise ValueError("categorical splits are not supported")
+        out.append(
+            {
+                "feature": nodes["feature_idx"].tolist(),
+                "threshold": [float(t) for t in nodes["num_threshold"]],
+                "left": nodes["left"].tolist(),
+                "right": nodes["right"].tolist(),
+                "leaf": nodes["is_leaf"].astype(int).tolist(),
+                "value": [float(v) for v in nodes["value"]],
+            }
+        )
+    baseline = float(np.ravel(trees._baseline_prediction)[0])
+    return {"features": int(trees.n_features_in_), "baseline": baseline, "trees": out}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Play (or read), fit, print the held-out figures and write the model if asked."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=4000)
+    parser.add_argument("--seed", type=int, default=100000)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--data", type=Path)
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args(argv)
+    if args.hands < FOLDS:
+        raise SystemExit(f"--hands must be at least {FOLDS}")
+    records = gather(args.hands, args.seed, args.jobs, args.data)
+    line, fitted = held_out(records, args.seed)
+    print(
+        f"learn_pass_value: {len(records)} hands, held-out R² of a seat's points: "
+        f"play-out {line:.3f}, model {fitted:.3f}"
+    )
+    if args.write:
+        x, y, _ = features(records)
+        data = export(model(args.seed).fit(x, y))
+        settings = ", ".join(f"{name}={value}" for name, value in SETTINGS.items())
+        data["fitted"] = {
+            "players": PLAYERS,
+            "table": TABLE,
+            "hands": len(records),
+            "seed": args.seed,
+            "model": f"HistGradientBoostingRegressor({settings})",
+            "trees": len(data["trees"]),
+            "held_out_r2": {"model": round(fitted, 3), "play_out": round(line, 3)},
+            "date": datetime.now(UTC).date().isoformat(),
+        }
+        pass_value.MODEL.write_text(json.dumps(data, separators=(",", ":")))
+
+
+if __name__ == "__main__":
+    main()
