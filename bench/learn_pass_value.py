@@ -41,7 +41,7 @@ from sklearn.model_selection import KFold
 from app.bots import hard, pass_value
 from bench import playouts
 
-TABLE = "standard-4"
+TABLE = pass_value.FITTED
 PLAYERS = "hard"
 SEATS = pass_value.SEATS
 FOLDS = 5

@@ -65,9 +65,9 @@ class Position:
     playout: tuple[int, ...]
     real_moon: bool
     playout_moon: bool
-    hands: tuple[tuple[int, ...], ...] = ()
+    hands: tuple[tuple[int, ...], ...]
     """Every seat's cards as the trick starts (card indexes, ascending)."""
-    leader: int = 0
+    leader: int
     """The seat that leads the trick."""
 
 

@@ -36,6 +36,8 @@ SEATS = 4
 HEAD = ("points", "others' points", "leads", "moon")
 """The features before the hands' 4 × 52 card indicators (see the module's docstring)."""
 FEATURES = len(HEAD) + SEATS * 52
+FITTED = "standard-4"
+"""The table the trees were fitted at (`bench.learn_pass_value` plays its hands)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +52,6 @@ class Trees:
     right: np.ndarray
     leaf: np.ndarray
     value: np.ndarray
-    table: RuleOptions
 
 
 @cache
@@ -71,9 +72,8 @@ def trees(path: Path = MODEL) -> Trees:
         ]
         return np.ascontiguousarray(np.concatenate(parts))
 
-    kind, _, seats = str(data["fitted"]["table"]).partition("-")
-    if kind != "standard" or int(seats) != SEATS:
-        raise ValueError(f"{path.name}: fitted at {data['fitted']['table']}, expected standard-4")
+    if data["fitted"]["table"] != FITTED:
+        raise ValueError(f"{path.name}: fitted at {data['fitted']['table']}, expected {FITTED}")
     return Trees(
         baseline=float(data["baseline"]),
         start=np.asarray(starts, dtype=np.int64),
@@ -83,7 +83,6 @@ def trees(path: Path = MODEL) -> Trees:
         right=joined("right", np.int64, shift=True),
         leaf=joined("leaf", np.bool_),
         value=joined("value", np.float64),
-        table=RuleOptions.standard(SEATS),
     )
 
 
@@ -92,9 +91,12 @@ def _play(options: RuleOptions) -> RuleOptions:
     return dataclasses.replace(options, target_score=100, tie_rule=TieRule.PLAY_ON)
 
 
+_FITTED_PLAY = _play(RuleOptions.standard(SEATS))
+
+
 def fits(options: RuleOptions) -> bool:
     """Whether the model was fitted at a table whose hands are played and scored as these."""
-    return _play(options) == _play(trees().table)
+    return _play(options) == _FITTED_PLAY
 
 
 def predict(
