@@ -69,6 +69,8 @@ class Position:
     """Every seat's cards as the trick starts (card indexes, ascending)."""
     leader: int
     """The seat that leads the trick."""
+    taken: tuple[int, ...]
+    """Every seat's points taken before the trick."""
 
 
 def play(task: tuple[str, str, int, int]) -> list[Position]:
@@ -79,7 +81,9 @@ def play(task: tuple[str, str, int, int]) -> list[Position]:
     deal = random_deal(options, random.Random(seed + index))
     state = game_at_hand(options, deal, index % len(PASS_CYCLES[options.pass_cycle]) + 1)
     rules = sim.Rules.of(options)
-    starts: list[tuple[int, tuple[int, ...], bool, tuple[tuple[int, ...], ...], int]] = []
+    starts: list[
+        tuple[int, tuple[int, ...], bool, tuple[tuple[int, ...], ...], int, tuple[int, ...]]
+    ] = []
     done = len(state.results)
     actions = 1
     while len(state.results) == done:
@@ -89,15 +93,16 @@ def play(task: tuple[str, str, int, int]) -> list[Position]:
             view = view_for(state, hand.leader)
             kitty = () if hand.kitty_settled else hand.kitty
             world = World(hands=hand.hands, kitty=kitty, passes=(None,) * n)
-            batch = hard._batch(view, know(view), rules, [world])
+            known = know(view)
+            batch = hard._batch(view, known, rules, [world])
             sim.play_out(batch, careful_policy, np.random.default_rng(0))
             totals = np.asarray(view.totals, dtype=np.int64)[None, :]
             points = sim.hand_points(batch, totals)[0]
             moon = bool(sim.shooters(batch)[0] >= 0)
             held = tuple(tuple(sorted(c.index for c in h)) for h in hand.hands)
-            starts.append(
-                (view.trick_number, tuple(int(p) for p in points), moon, held, hand.leader)
-            )
+            out = tuple(int(p) for p in points)
+            taken = tuple(known.points_taken)
+            starts.append((view.trick_number, out, moon, held, hand.leader, taken))
         seat = to_act(state)[0]
         view = view_for(state, seat)
         state = apply(state, choose_action(view, level, decision_rng(seed + index, actions, seat)))
@@ -105,8 +110,8 @@ def play(task: tuple[str, str, int, int]) -> list[Position]:
     result = state.results[-1]
     real, real_moon = tuple(result.points), result.shooter is not None
     return [
-        Position(trick, real, out, real_moon, moon, held, leader)
-        for trick, out, moon, held, leader in starts
+        Position(trick, real, out, real_moon, moon, held, leader, taken)
+        for trick, out, moon, held, leader, taken in starts
     ]
 
 

@@ -80,6 +80,7 @@ BUDGET = hard.Budget(
     pass_close_worlds=96,
     standing=True,
     learned_pass=True,
+    learned_play=True,
 )
 """What Expert thinks with (see `hard.Budget`)."""
 

@@ -38,6 +38,7 @@ from app.bots import (
     medium,
     opponent,
     pass_value,
+    play_value,
     rollout,
     sampler,
     standing,
@@ -147,6 +148,12 @@ class Budget:
     """Where the learned value fits the table (`pass_value.fits`: the standard game at four
     seats), weigh the pass by every seat's points as it predicts them from the play-out and the
     hands (`pass_value.predict`) rather than by the play-out's own points."""
+    learned_play: bool = False
+    """Where the learned value fits the table (`play_value.fits`), weigh the cards by every
+    seat's points as it predicts them (`play_value.predict`) from the play-out and the state at
+    the end of the trick in progress (the play-out is that trick played out, then the rest of
+    the hand), rather than by the play-out's own points; not in an exact endgame, nor where the
+    next trick is past those the value was fitted at."""
 
 
 DEFAULT_BUDGET = Budget()
@@ -171,11 +178,12 @@ def warm_up() -> None:
     """Compile Hard's and Expert's hot loops now (a few seconds the first time on a machine, then
     read from Numba's cache), so that no player waits for them: the play-outs' careful policy,
     the sampler's placing of cards, the learned opponent model of Expert's inference and the
-    learned value of Expert's pass."""
+    learned values of Expert's pass and cards."""
     rollout.warm_up()
     sampler.warm_up()
     opponent.warm_up()
     pass_value.warm_up()
+    play_value.warm_up()
 
 
 def choose_play(view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Card:
@@ -557,12 +565,25 @@ def _round(
     solved = None
     if 0 < len(view.hand) <= budget.exact_cards:
         solved = endgame.solve(batch, _values(me, rules, totals, budget), budget.exact_rows, me)
+    learned = None
     if solved is None:
+        if budget.learned_play and play_value.fits(view.options):
+            sim.play_trick(batch, ROLLOUT_POLICY, np_rng)
+            if play_value.FIRST <= batch.trick <= play_value.LAST:
+                learned = (
+                    batch.hands.copy(),
+                    batch.points.copy(),
+                    batch.leader.copy(),
+                    batch.trick,
+                )
         sim.play_out(batch, ROLLOUT_POLICY, np_rng)
     else:
         leaves, reached = solved
         batch = leaves.take(reached)
     points = sim.hand_points(batch, totals)
+    if learned is not None:
+        hands, taken, leader, trick = learned
+        points = play_value.predict(hands, points, taken, leader, sim.shooters(batch) >= 0, trick)
     utility = _utility(me, rules, points, totals, budget).reshape(len(worlds), c)
     return utility, points[:, me].astype(np.float64).reshape(len(worlds), c)
 

@@ -57,9 +57,17 @@ class Trees:
 @cache
 def trees(path: Path = MODEL) -> Trees:
     """The model in `path`, its nodes' indices made global to the concatenated arrays."""
+    return load(path, FEATURES)
+
+
+def load(path: Path, features: int) -> Trees:
+    """A model of `features` features fitted at `FITTED` (refused otherwise), its trees'
+    nodes concatenated and their indices made global."""
     data = json.loads(path.read_text())
-    if data["features"] != FEATURES:
-        raise ValueError(f"{path.name}: {data['features']} features, expected {FEATURES}")
+    if data["features"] != features:
+        raise ValueError(f"{path.name}: {data['features']} features, expected {features}")
+    if data["fitted"]["table"] != FITTED:
+        raise ValueError(f"{path.name}: fitted at {data['fitted']['table']}, expected {FITTED}")
     starts, offset = [], 0
     for tree in data["trees"]:
         starts.append(offset)
@@ -72,8 +80,6 @@ def trees(path: Path = MODEL) -> Trees:
         ]
         return np.ascontiguousarray(np.concatenate(parts))
 
-    if data["fitted"]["table"] != FITTED:
-        raise ValueError(f"{path.name}: fitted at {data['fitted']['table']}, expected {FITTED}")
     return Trees(
         baseline=float(data["baseline"]),
         start=np.asarray(starts, dtype=np.int64),
@@ -163,11 +169,27 @@ def _predict(
             for k in range(4):
                 for card in range(52):
                     x[4 + 52 * k + card] = hands[r, (s + k) % 4, card]
-            acc = baseline
-            for t in range(start.shape[0]):
-                node = start[t]
-                while not leaf[node]:
-                    node = left[node] if x[feature[node]] <= threshold[node] else right[node]
-                acc += value[node]
-            out[r, s] = acc
+            out[r, s] = walk(x, baseline, start, feature, threshold, left, right, leaf, value)
     return out
+
+
+@njit(cache=True)
+def walk(
+    x: np.ndarray,
+    baseline: float,
+    start: np.ndarray,
+    feature: np.ndarray,
+    threshold: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    leaf: np.ndarray,
+    value: np.ndarray,
+) -> float:  # pragma: no cover - compiled
+    """One row's prediction: the baseline plus the leaf it reaches in every tree, in order."""
+    acc = baseline
+    for t in range(start.shape[0]):
+        node = start[t]
+        while not leaf[node]:
+            node = left[node] if x[feature[node]] <= threshold[node] else right[node]
+        acc += value[node]
+    return acc

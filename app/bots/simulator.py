@@ -459,6 +459,12 @@ def play_out(b: Batch, policy: Policy, rng: np.random.Generator) -> None:
         play(b, policy(b, legal_mask(b), rng))
 
 
+def play_trick(b: Batch, policy: Policy, rng: np.random.Generator) -> None:
+    """Play every row to the end of the trick in progress (nothing if none is)."""
+    while b.k and not b.is_over:
+        play(b, policy(b, legal_mask(b), rng))
+
+
 def counts_of(options: RuleOptions, hands: Sequence[Sequence[int]]) -> npt.NDArray[np.int8]:
     """Card counts (n, 52) from lists of card indexes per seat."""
     counts: npt.NDArray[np.int8] = counts_of_many(options, [hands])[0]
