@@ -26,9 +26,10 @@ by the model, `learn_pass_value: N hands, held-out R² of a seat's points: play-
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import multiprocessing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -75,25 +76,46 @@ def record(task: tuple[int, int]) -> Record:
     }
 
 
-def gather(hands: int, seed: int, jobs: int, data: Path | None) -> list[Record]:
-    """Records of hands 0 … `hands`−1, read from `data` where it has them (its seed must be
-    `seed`), the others played and appended to it."""
-    lines = data.read_text().splitlines() if data is not None and data.exists() else []
+def gather(
+    hands: int,
+    seed: int,
+    jobs: int,
+    data: Path | None,
+    make: Callable[[tuple[int, int]], Record] = record,
+) -> list[Record]:
+    """Records of hands 0 … `hands`−1 (`make((seed, i))`), read from `data` where it has them
+    (its seed must be `seed`), the others played and appended to it. A file named `….gz` is
+    read and written compressed."""
+    lines = _lines(data) if data is not None and data.exists() else []
     if lines and json.loads(lines[0]).get("seed") != seed:
         raise SystemExit(f"{data} holds hands of another seed: {lines[0]}")
     if data is not None and not lines:
-        data.write_text(json.dumps({"table": TABLE, "players": PLAYERS, "seed": seed}) + "\n")
+        _append(data, {"table": TABLE, "players": PLAYERS, "seed": seed})
     have: dict[int, Record] = {r["i"]: r for r in map(json.loads, lines[1:])}
     tasks = [(seed, i) for i in range(hands) if i not in have]
     if tasks:
         hard.warm_up()
         with multiprocessing.Pool(max(1, jobs)) as pool:
-            for found in pool.imap_unordered(record, tasks, chunksize=1):
+            for found in pool.imap_unordered(make, tasks, chunksize=1):
                 have[found["i"]] = found
                 if data is not None:
-                    with data.open("a") as out:
-                        out.write(json.dumps(found, separators=(",", ":")) + "\n")
+                    _append(data, found)
     return [have[i] for i in range(hands)]
+
+
+def _lines(path: Path) -> list[str]:
+    """The lines of `path`, decompressed if it is named `….gz`."""
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt") as text:
+            return text.read().splitlines()
+    return path.read_text().splitlines()
+
+
+def _append(path: Path, found: Record) -> None:
+    """Add one JSON line to `path` (a gzip member of its own if it is named `….gz`)."""
+    line = json.dumps(found, separators=(",", ":")) + "\n"
+    with gzip.open(path, "at") if path.suffix == ".gz" else path.open("a") as out:
+        out.write(line)
 
 
 def features(records: Sequence[Record]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

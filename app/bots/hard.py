@@ -12,8 +12,10 @@ explain the other seats' plays so far: replaying the hand in each layout, the fe
 careful player holding those cards would not have made (`inference.surprises`). That is
 inference from public plays only (BOT-01): the true layout of a table of careful players never
 surprises. Expert draws them in proportion to their likelihood instead (`inference`), solves
-the last tricks exactly (`endgame`), values outcomes by the game standing (`standing`) and looks
-again at the cards close to the best (`close_worlds`): the `Budget` turns each on.
+the last tricks exactly (`endgame`), values outcomes by the game standing (`standing`), looks
+again at the cards close to the best (`close_worlds`) and, at the table they were fitted at,
+counts the play-outs' points as values learned from Hard's games predict them (`pass_value`,
+`play_value`): the `Budget` turns each on.
 
 For the pass: candidate passes (every choice among the most passable cards, the careful player's
 own pass first) are each played out in imagined deals of the other hands, the other seats passing

@@ -1,9 +1,10 @@
-"""Positions from games of careful players, for the bots' tests."""
+"""Careful players' positions, and learned values walked by hand, for the bots' tests."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from app.bots import Level, choose_action
 from app.bots.sampler import World
@@ -52,3 +53,29 @@ def pass_view(options: RuleOptions, seed: int) -> PlayerView:
     state = apply(new_game(options), random_deal(options, random.Random(seed)))
     assert state.phase is Phase.PASS
     return view_for(state, to_act(state)[0])
+
+
+def tree_sum(model: dict[str, Any], x: Sequence[float]) -> float:
+    """A learned value's trees (`pass_value`'s format) summed for one row of features, by the
+    format's own words: one tree at a time, a row going left when its feature is at most the
+    threshold."""
+    value = float(model["baseline"])
+    for tree in model["trees"]:
+        node = 0
+        while not tree["leaf"][node]:
+            go_left = x[tree["feature"][node]] <= tree["threshold"][node]
+            node = tree["left"][node] if go_left else tree["right"][node]
+        value += tree["value"][node]
+    return value
+
+
+def stump(feature: int, threshold: float, high: float) -> dict[str, list[float]]:
+    """A tree of one split: 0 if the feature is at most the threshold, else `high`."""
+    return {
+        "feature": [feature, 0, 0],
+        "threshold": [threshold, 0.0, 0.0],
+        "left": [1, 0, 0],
+        "right": [2, 0, 0],
+        "leaf": [0, 1, 1],
+        "value": [0.0, 0.0, high],
+    }

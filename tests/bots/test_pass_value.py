@@ -14,7 +14,7 @@ import pytest
 
 from app.bots import expert, hard, pass_value
 from app.engine import MoonScoring, RuleOptions, TieRule
-from tests.bots.helpers import pass_view
+from tests.bots.helpers import pass_view, stump, tree_sum
 
 QS = 36
 """The queen of spades' card index (suits C, D, S, H, ranks 2 to A within each)."""
@@ -40,14 +40,7 @@ def walk(
     for s in range(4):
         x = [points[s], points.sum() - points[s], leader == s, moon]
         x += [hands[(s + k) % 4, card] for k in range(4) for card in range(52)]
-        value = model["baseline"]
-        for tree in model["trees"]:
-            node = 0
-            while not tree["leaf"][node]:
-                go_left = x[tree["feature"][node]] <= tree["threshold"][node]
-                node = tree["left"][node] if go_left else tree["right"][node]
-            value += tree["value"][node]
-        out.append(value)
+        out.append(tree_sum(model, x))
     return out
 
 
@@ -62,18 +55,6 @@ def test_the_compiled_walk_of_the_shipped_trees_is_the_documented_one() -> None:
     assert got.shape == (60, 4)
     assert np.allclose(got, expected, rtol=0, atol=1e-9)
     assert got.std() > 0.5  # the trees tell layouts apart
-
-
-def stump(feature: int, threshold: float, high: float) -> dict[str, list[float]]:
-    """A tree of one split: 0 if the feature is at most the threshold, else `high`."""
-    return {
-        "feature": [feature, 0, 0],
-        "threshold": [threshold, 0.0, 0.0],
-        "left": [1, 0, 0],
-        "right": [2, 0, 0],
-        "leaf": [0, 1, 1],
-        "value": [0.0, 0.0, high],
-    }
 
 
 def test_each_feature_is_read_from_its_place(
