@@ -1,6 +1,6 @@
 """Expert: the Hard player's search, reading the table and playing for the game.
 
-Expert imagines layouts of the hidden cards and plays each out, as Hard does (`hard`), with five
+Expert imagines layouts of the hidden cards and plays each out, as Hard does (`hard`), with four
 differences:
 
 - **Inference from play.** It draws four layouts for every one it imagines and keeps them in
@@ -24,12 +24,6 @@ differences:
   from the play-out and the four hands (`pass_value`), not as the play-out alone has them: the
   play-outs explain about 9 % of the spread of a seat's real points in those games, the model
   about 15 %.
-- **A learned value for the cards.** At the same table, each play-out that weighs a card is
-  stopped as the next trick starts, then played to the end; every seat's points are then those
-  a model fitted to Hard's games predicts from the state at that trick and the play-out
-  (`play_value`), from the second trick to the eleventh (after it, the exact endgame takes
-  over): from the fifth trick the play-outs explain about 14 % of a seat's real points there,
-  the model about 24 %.
 
 It also imagines more, where more pays:
 
@@ -86,7 +80,6 @@ BUDGET = hard.Budget(
     pass_close_worlds=96,
     standing=True,
     learned_pass=True,
-    learned_play=True,
 )
 """What Expert thinks with (see `hard.Budget`)."""
 

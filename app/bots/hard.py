@@ -13,9 +13,9 @@ careful player holding those cards would not have made (`inference.surprises`). 
 inference from public plays only (BOT-01): the true layout of a table of careful players never
 surprises. Expert draws them in proportion to their likelihood instead (`inference`), solves
 the last tricks exactly (`endgame`), values outcomes by the game standing (`standing`), looks
-again at the cards close to the best (`close_worlds`) and, at the table they were fitted at,
-counts the play-outs' points as values learned from Hard's games predict them (`pass_value`,
-`play_value`): the `Budget` turns each on.
+again at the cards close to the best (`close_worlds`) and, at the table it was fitted at, counts
+its pass's play-outs' points as a value learned from Hard's games predicts them (`pass_value`):
+the `Budget` turns each on.
 
 For the pass: candidate passes (every choice among the most passable cards, the careful player's
 own pass first) are each played out in imagined deals of the other hands, the other seats passing
@@ -155,7 +155,8 @@ class Budget:
     seat's points as it predicts them (`play_value.predict`) from the play-out and the state at
     the end of the trick in progress (the play-out is that trick played out, then the rest of
     the hand), rather than by the play-out's own points; not in an exact endgame, nor where the
-    next trick is past those the value was fitted at."""
+    next trick is past those the value was fitted at. No level turns it on: Expert with it
+    measured no gain over Expert without (bench/results/README.md)."""
 
 
 DEFAULT_BUDGET = Budget()

@@ -1,7 +1,7 @@
 """A value learned from Hard's games, for the cards: each seat's points predicted from a play-out
 that starts at a trick.
 
-Expert values a card by playing the hand out in imagined layouts with the careful player's
+Hard and Expert value a card by playing the hand out in imagined layouts with the careful player's
 habits. Those play-outs are a rough guess of how Hard players would really go on: from the start
 of the fifth trick of Hard's games at the standard four-seat table they explain about 14 % of the
 spread of a seat's real points. Gradient-boosted regression trees fitted to the same games (`python
@@ -10,7 +10,8 @@ at the start of a trick (the second to the eleventh) and the play-out from there
 play-out points and the others', its points taken so far and the others', whether it leads the
 trick, whether the play-out ended in a moon, the trick's number, and the four hands as they stand
 (its own first, then the seats to its left in turn). `predict` replaces every seat's play-out
-points by that prediction.
+points by that prediction, in the play-outs of a budget with `learned_play` (no level's: Expert
+with it measured no gain over Expert without, bench/results/README.md).
 
 The trees are data (`play_value.json` beside this module), in `pass_value`'s format and walked
 by its compiled walk; they apply where `pass_value.fits` says the table is the one they were

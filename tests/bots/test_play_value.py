@@ -1,6 +1,6 @@
-"""The learned value of Expert's cards (`play_value`): the compiled walk of the trees, the features
-it reads, and Expert's cards weighed by it where it fits (and only Expert's, and only before the
-exact endgame)."""
+"""The learned value of the cards (`play_value`): the compiled walk of the trees, the features it
+reads, and Expert's cards weighed by it where it fits when its budget asks (none does), only before
+the exact endgame."""
 
 from __future__ import annotations
 
@@ -110,13 +110,14 @@ def mid_hand(options: RuleOptions, count: int, seed: int = 3) -> list[Any]:
     return [view for _, view in found]
 
 
-def test_expert_weighs_its_cards_by_the_learned_value_where_it_fits(
+def test_a_budget_with_the_learned_value_weighs_the_cards_by_it_where_it_fits(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """At standard-4 every play-out of Expert's cards is valued by the predicted points, from
-    the hands as the next trick starts (the cards still out, the same count in every seat) and
-    the play-out's points; the ranking changes with it. Hard's cards, Expert's in an exact
-    endgame and Expert's at a table the value does not fit never are."""
+    """With `learned_play`, at standard-4 every play-out of Expert's cards is valued by the
+    predicted points, from the hands as the next trick starts (the cards still out, the same
+    count in every seat) and the play-out's points; the ranking changes with it. Without it (no
+    level's budget has it: it measured no gain), in an exact endgame and at a table the value
+    does not fit, the cards never are."""
     calls: list[tuple[int, int]] = []
     predict = play_value.predict
 
@@ -136,8 +137,8 @@ def test_expert_weighs_its_cards_by_the_learned_value_where_it_fits(
         return predict(hands, points, taken, leader, moon, trick)
 
     monkeypatch.setattr(play_value, "predict", counted)
-    small = dataclasses.replace(expert.BUDGET, worlds=16, round_size=16, close_worlds=0)
-    plain = dataclasses.replace(small, learned_play=False)
+    plain = dataclasses.replace(expert.BUDGET, worlds=16, round_size=16, close_worlds=0)
+    small = dataclasses.replace(plain, learned_play=True)
     changed = 0
     views = mid_hand(RuleOptions.standard(), 12)
     for i, view in enumerate(views):
@@ -159,4 +160,4 @@ def test_expert_weighs_its_cards_by_the_learned_value_where_it_fits(
     for view in [v for _, v in endgame] + five:
         hard.evaluate(view, random.Random(1), small)
     assert not calls
-    assert expert.BUDGET.learned_play and not hard.DEFAULT_BUDGET.learned_play
+    assert not expert.BUDGET.learned_play and not hard.DEFAULT_BUDGET.learned_play  # measured
