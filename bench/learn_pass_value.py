@@ -175,9 +175,9 @@ def export(trees: HistGradientBoostingRegressor) -> dict[str, Any]:
     return {"features": int(trees.n_features_in_), "baseline": baseline, "trees": out}
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Play (or read), fit, print the held-out figures and write the model if asked."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(argv: Sequence[str] | None, doc: str) -> argparse.Namespace:
+    """The command line shared with `bench.learn_play_value`."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--hands", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=100000)
     parser.add_argument("--jobs", type=int, default=1)
@@ -186,6 +186,32 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.hands < FOLDS:
         raise SystemExit(f"--hands must be at least {FOLDS}")
+    return args
+
+
+def write(
+    path: Path, x: np.ndarray, y: np.ndarray, seed: int, held: tuple[float, float], **about: Any
+) -> None:
+    """Fit the model to every row and store its trees in `path`, with a record of the fit
+    (`about` adds to it; `held` is the held-out R² of the play-out and of the model)."""
+    data = export(model(seed).fit(x, y))
+    settings = ", ".join(f"{name}={value}" for name, value in SETTINGS.items())
+    data["fitted"] = {
+        "players": PLAYERS,
+        "table": TABLE,
+        **about,
+        "seed": seed,
+        "model": f"HistGradientBoostingRegressor({settings})",
+        "trees": len(data["trees"]),
+        "held_out_r2": {"model": round(held[1], 3), "play_out": round(held[0], 3)},
+        "date": datetime.now(UTC).date().isoformat(),
+    }
+    path.write_text(json.dumps(data, separators=(",", ":")))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Play (or read), fit, print the held-out figures and write the model if asked."""
+    args = arguments(argv, __doc__)
     records = gather(args.hands, args.seed, args.jobs, args.data)
     line, fitted = held_out(records, args.seed)
     print(
@@ -194,19 +220,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     if args.write:
         x, y, _ = features(records)
-        data = export(model(args.seed).fit(x, y))
-        settings = ", ".join(f"{name}={value}" for name, value in SETTINGS.items())
-        data["fitted"] = {
-            "players": PLAYERS,
-            "table": TABLE,
-            "hands": len(records),
-            "seed": args.seed,
-            "model": f"HistGradientBoostingRegressor({settings})",
-            "trees": len(data["trees"]),
-            "held_out_r2": {"model": round(fitted, 3), "play_out": round(line, 3)},
-            "date": datetime.now(UTC).date().isoformat(),
-        }
-        pass_value.MODEL.write_text(json.dumps(data, separators=(",", ":")))
+        write(pass_value.MODEL, x, y, args.seed, (line, fitted), hands=len(records))
 
 
 if __name__ == "__main__":

@@ -28,11 +28,7 @@ model on every hand and stores its trees in `app/bots/play_value.json`.
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
-from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import LinearRegression
@@ -40,7 +36,7 @@ from sklearn.model_selection import KFold
 
 from app.bots import play_value
 from bench import learn_pass_value, playouts
-from bench.learn_pass_value import FOLDS, PLAYERS, SEATS, SETTINGS, TABLE, Record, export, model
+from bench.learn_pass_value import FOLDS, PLAYERS, SEATS, TABLE, Record, model
 
 TRICKS = range(play_value.FIRST, play_value.LAST + 1)
 
@@ -124,15 +120,7 @@ def held_out(records: Sequence[Record], seed: int) -> dict[int | None, tuple[flo
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Play (or read), fit, print the held-out figures and write the model if asked."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=4000)
-    parser.add_argument("--seed", type=int, default=100000)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--data", type=Path)
-    parser.add_argument("--write", action="store_true")
-    args = parser.parse_args(argv)
-    if args.hands < FOLDS:
-        raise SystemExit(f"--hands must be at least {FOLDS}")
+    args = learn_pass_value.arguments(argv, __doc__)
     records = learn_pass_value.gather(args.hands, args.seed, args.jobs, args.data, record)
     figures = held_out(records, args.seed)
     line, fitted = figures.pop(None)
@@ -144,20 +132,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     if args.write:
         x, y, _, _ = features(records)
-        data = export(model(args.seed).fit(x, y))
-        settings = ", ".join(f"{name}={value}" for name, value in SETTINGS.items())
-        data["fitted"] = {
-            "players": PLAYERS,
-            "table": TABLE,
-            "hands": len(records),
-            "tricks": [TRICKS[0], TRICKS[-1]],
-            "seed": args.seed,
-            "model": f"HistGradientBoostingRegressor({settings})",
-            "trees": len(data["trees"]),
-            "held_out_r2": {"model": round(fitted, 3), "play_out": round(line, 3)},
-            "date": datetime.now(UTC).date().isoformat(),
-        }
-        play_value.MODEL.write_text(json.dumps(data, separators=(",", ":")))
+        tricks = [TRICKS[0], TRICKS[-1]]
+        learn_pass_value.write(
+            play_value.MODEL, x, y, args.seed, (line, fitted), hands=len(records), tricks=tricks
+        )
 
 
 if __name__ == "__main__":

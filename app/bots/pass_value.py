@@ -40,6 +40,12 @@ FITTED = "standard-4"
 """The table the trees were fitted at (`bench.learn_pass_value` plays its hands)."""
 
 
+Arrays = tuple[
+    float, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]
+"""A model as the compiled walk takes it: `Trees.arrays`."""
+
+
 @dataclass(frozen=True, slots=True)
 class Trees:
     """The fitted model: every tree's nodes, concatenated (`start[t]` is tree t's root)."""
@@ -52,6 +58,20 @@ class Trees:
     right: np.ndarray
     leaf: np.ndarray
     value: np.ndarray
+
+    @property
+    def arrays(self) -> Arrays:
+        """The fields in order, as the compiled walk takes them."""
+        return (
+            self.baseline,
+            self.start,
+            self.feature,
+            self.threshold,
+            self.left,
+            self.right,
+            self.leaf,
+            self.value,
+        )
 
 
 @cache
@@ -119,14 +139,7 @@ def predict(
             np.ascontiguousarray(points, dtype=np.float64),
             np.ascontiguousarray(np.broadcast_to(np.asarray(leader), (rows,)), dtype=np.int64),
             np.ascontiguousarray(moon, dtype=np.bool_),
-            model.baseline,
-            model.start,
-            model.feature,
-            model.threshold,
-            model.left,
-            model.right,
-            model.leaf,
-            model.value,
+            model.arrays,
         ),
         dtype=np.float64,
     )
@@ -134,10 +147,15 @@ def predict(
 
 def warm_up() -> None:
     """Compile `predict` now (or read it from Numba's cache)."""
+    predict(a_deal(), np.zeros((1, SEATS)), 0, np.zeros(1, dtype=np.bool_))
+
+
+def a_deal() -> np.ndarray:
+    """One row of card counts (1, 4, 52) to compile with: card c in seat c mod 4."""
     hands = np.zeros((1, SEATS, 52), dtype=np.int8)
     for card in range(52):
         hands[0, card % SEATS, card] = 1
-    predict(hands, np.zeros((1, SEATS)), 0, np.zeros(1, dtype=np.bool_))
+    return hands
 
 
 @njit(cache=True)
@@ -146,14 +164,7 @@ def _predict(
     points: np.ndarray,
     leader: np.ndarray,
     moon: np.ndarray,
-    baseline: float,
-    start: np.ndarray,
-    feature: np.ndarray,
-    threshold: np.ndarray,
-    left: np.ndarray,
-    right: np.ndarray,
-    leaf: np.ndarray,
-    value: np.ndarray,
+    model: Arrays,
 ) -> np.ndarray:  # pragma: no cover - compiled
     """The trees' sum for every row and seat, the trees added in order."""
     rows = points.shape[0]
@@ -169,23 +180,14 @@ def _predict(
             for k in range(4):
                 for card in range(52):
                     x[4 + 52 * k + card] = hands[r, (s + k) % 4, card]
-            out[r, s] = walk(x, baseline, start, feature, threshold, left, right, leaf, value)
+            out[r, s] = walk(x, model)
     return out
 
 
 @njit(cache=True)
-def walk(
-    x: np.ndarray,
-    baseline: float,
-    start: np.ndarray,
-    feature: np.ndarray,
-    threshold: np.ndarray,
-    left: np.ndarray,
-    right: np.ndarray,
-    leaf: np.ndarray,
-    value: np.ndarray,
-) -> float:  # pragma: no cover - compiled
+def walk(x: np.ndarray, model: Arrays) -> float:  # pragma: no cover - compiled
     """One row's prediction: the baseline plus the leaf it reaches in every tree, in order."""
+    baseline, start, feature, threshold, left, right, leaf, value = model
     acc = baseline
     for t in range(start.shape[0]):
         node = start[t]

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from app.bots import pass_value
-from app.bots.pass_value import SEATS, Trees, fits, walk
+from app.bots.pass_value import SEATS, Arrays, Trees, fits, walk
 
 __all__ = ["FEATURES", "FIRST", "HEAD", "LAST", "MODEL", "fits", "predict", "trees", "warm_up"]
 
@@ -66,14 +66,7 @@ def predict(
             np.ascontiguousarray(leader, dtype=np.int64),
             np.ascontiguousarray(moon, dtype=np.bool_),
             float(trick),
-            model.baseline,
-            model.start,
-            model.feature,
-            model.threshold,
-            model.left,
-            model.right,
-            model.leaf,
-            model.value,
+            model.arrays,
         ),
         dtype=np.float64,
     )
@@ -81,11 +74,9 @@ def predict(
 
 def warm_up() -> None:
     """Compile `predict` now (or read it from Numba's cache)."""
-    hands = np.zeros((1, SEATS, 52), dtype=np.int8)
-    for card in range(52):
-        hands[0, card % SEATS, card] = 1
     zeros = np.zeros((1, SEATS))
-    predict(hands, zeros, zeros, np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.bool_), FIRST)
+    no = np.zeros(1, dtype=np.bool_)
+    predict(pass_value.a_deal(), zeros, zeros, np.zeros(1, dtype=np.int64), no, FIRST)
 
 
 @njit(cache=True)
@@ -96,14 +87,7 @@ def _predict(
     leader: np.ndarray,
     moon: np.ndarray,
     trick: float,
-    baseline: float,
-    start: np.ndarray,
-    feature: np.ndarray,
-    threshold: np.ndarray,
-    left: np.ndarray,
-    right: np.ndarray,
-    leaf: np.ndarray,
-    value: np.ndarray,
+    model: Arrays,
 ) -> np.ndarray:  # pragma: no cover - compiled
     """The trees' sum for every row and seat."""
     rows = points.shape[0]
@@ -123,5 +107,5 @@ def _predict(
             for k in range(4):
                 for card in range(52):
                     x[7 + 52 * k + card] = hands[r, (s + k) % 4, card]
-            out[r, s] = walk(x, baseline, start, feature, threshold, left, right, leaf, value)
+            out[r, s] = walk(x, model)
     return out
