@@ -181,12 +181,12 @@ def warm_up() -> None:
     """Compile Hard's and Expert's hot loops now (a few seconds the first time on a machine, then
     read from Numba's cache), so that no player waits for them: the play-outs' careful policy,
     the sampler's placing of cards, the learned opponent model of Expert's inference and the
-    learned values of Expert's pass and cards."""
+    learned value of Expert's pass (the learned value of the cards, which no level uses, compiles
+    when first asked for)."""
     rollout.warm_up()
     sampler.warm_up()
     opponent.warm_up()
     pass_value.warm_up()
-    play_value.warm_up()
 
 
 def choose_play(view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET) -> Card:

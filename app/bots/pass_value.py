@@ -147,15 +147,10 @@ def predict(
 
 def warm_up() -> None:
     """Compile `predict` now (or read it from Numba's cache)."""
-    predict(a_deal(), np.zeros((1, SEATS)), 0, np.zeros(1, dtype=np.bool_))
-
-
-def a_deal() -> np.ndarray:
-    """One row of card counts (1, 4, 52) to compile with: card c in seat c mod 4."""
     hands = np.zeros((1, SEATS, 52), dtype=np.int8)
     for card in range(52):
         hands[0, card % SEATS, card] = 1
-    return hands
+    predict(hands, np.zeros((1, SEATS)), 0, np.zeros(1, dtype=np.bool_))
 
 
 @njit(cache=True)

@@ -29,7 +29,7 @@ from numba import njit
 from app.bots import pass_value
 from app.bots.pass_value import SEATS, Arrays, Trees, fits, walk
 
-__all__ = ["FEATURES", "FIRST", "HEAD", "LAST", "MODEL", "fits", "predict", "trees", "warm_up"]
+__all__ = ["FEATURES", "FIRST", "HEAD", "LAST", "MODEL", "fits", "predict", "trees"]
 
 MODEL = Path(__file__).with_name("play_value.json")
 HEAD = ("points", "others' points", "taken", "others' taken", "leads", "moon", "trick")
@@ -70,13 +70,6 @@ def predict(
         ),
         dtype=np.float64,
     )
-
-
-def warm_up() -> None:
-    """Compile `predict` now (or read it from Numba's cache)."""
-    zeros = np.zeros((1, SEATS))
-    no = np.zeros(1, dtype=np.bool_)
-    predict(pass_value.a_deal(), zeros, zeros, np.zeros(1, dtype=np.int64), no, FIRST)
 
 
 @njit(cache=True)
