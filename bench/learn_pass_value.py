@@ -123,17 +123,32 @@ def features(records: Sequence[Record]) -> tuple[np.ndarray, np.ndarray, np.ndar
     seats' real points, and the hand each row belongs to."""
     rows, target, group = [], [], []
     for h, rec in enumerate(records):
-        cards = np.zeros((SEATS, 52))
-        for s, held in enumerate(rec["hands"]):
-            cards[s, held] = 1.0
         total = sum(rec["playout"])
-        for s in range(SEATS):
-            own = rec["playout"][s]
-            head = [own, total - own, float(rec["leader"] == s), float(rec["moon"])]
-            rows.append(np.concatenate([head, *(cards[(s + k) % SEATS] for k in range(SEATS))]))
-            target.append(rec["points"][s])
-            group.append(h)
+        heads = [
+            [own, total - own, float(rec["leader"] == s), float(rec["moon"])]
+            for s, own in enumerate(rec["playout"])
+        ]
+        rows.extend(seat_rows(heads, rec["hands"]))
+        target.extend(rec["points"])
+        group.extend([h] * SEATS)
     return np.array(rows), np.array(target, dtype=np.float64), np.array(group)
+
+
+def seat_rows(heads: Sequence[Sequence[float]], hands: Sequence[Sequence[int]]) -> list[np.ndarray]:
+    """Every seat's row of features: its head, then the four hands as card indicators, its own
+    first, then the seats to its left in turn (as `pass_value` and `play_value` read them)."""
+    cards = np.zeros((SEATS, 52))
+    for s, held in enumerate(hands):
+        cards[s, list(held)] = 1.0
+    return [
+        np.concatenate([head, *(cards[(s + k) % SEATS] for k in range(SEATS))])
+        for s, head in enumerate(heads)
+    ]
+
+
+def r2(y: np.ndarray, guess: np.ndarray) -> float:
+    """The share of the spread of `y` that `guess` explains."""
+    return 1 - float(((y - guess) ** 2).sum()) / float(((y - y.mean()) ** 2).sum())
 
 
 def held_out(records: Sequence[Record], seed: int) -> tuple[float, float]:
@@ -148,10 +163,7 @@ def held_out(records: Sequence[Record], seed: int) -> tuple[float, float]:
         line[test_rows] = linear.predict(x[test_rows, :1])
         trees = model(seed).fit(x[fit_rows], y[fit_rows])
         fitted[test_rows] = trees.predict(x[test_rows])
-    spread = float(((y - y.mean()) ** 2).sum())
-    return 1 - float(((y - line) ** 2).sum()) / spread, 1 - float(
-        ((y - fitted) ** 2).sum()
-    ) / spread
+    return r2(y, line), r2(y, fitted)
 
 
 def export(trees: HistGradientBoostingRegressor) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from sklearn.model_selection import KFold
 
 from app.bots import play_value
 from bench import learn_pass_value, playouts
-from bench.learn_pass_value import FOLDS, PLAYERS, SEATS, TABLE, Record, model
+from bench.learn_pass_value import FOLDS, PLAYERS, SEATS, TABLE, Record, model, r2, seat_rows
 
 TRICKS = range(play_value.FIRST, play_value.LAST + 1)
 
@@ -70,13 +70,9 @@ def features(records: Sequence[Record]) -> tuple[np.ndarray, ...]:
     rows, target, group, trick = [], [], [], []
     for h, rec in enumerate(records):
         for start in rec["starts"]:
-            cards = np.zeros((SEATS, 52))
-            for s, held in enumerate(start["hands"]):
-                cards[s, held] = 1.0
             total, taken = sum(start["po"]), sum(start["taken"])
-            for s in range(SEATS):
-                own, mine = start["po"][s], start["taken"][s]
-                head = [
+            heads = [
+                [
                     own,
                     total - own,
                     mine,
@@ -85,16 +81,13 @@ def features(records: Sequence[Record]) -> tuple[np.ndarray, ...]:
                     float(start["pom"]),
                     float(start["t"]),
                 ]
-                rows.append(np.concatenate([head, *(cards[(s + k) % SEATS] for k in range(SEATS))]))
-                target.append(rec["real"][s])
-                group.append(h)
-                trick.append(start["t"])
+                for s, (own, mine) in enumerate(zip(start["po"], start["taken"], strict=True))
+            ]
+            rows.extend(seat_rows(heads, start["hands"]))
+            target.extend(rec["real"])
+            group.extend([h] * SEATS)
+            trick.extend([start["t"]] * SEATS)
     return np.array(rows), np.array(target, dtype=np.float64), np.array(group), np.array(trick)
-
-
-def r2(y: np.ndarray, guess: np.ndarray) -> float:
-    """The share of the spread of `y` that `guess` explains."""
-    return 1 - float(((y - guess) ** 2).sum()) / float(((y - y.mean()) ** 2).sum())
 
 
 def held_out(records: Sequence[Record], seed: int) -> dict[int | None, tuple[float, float]]:
