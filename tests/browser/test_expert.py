@@ -72,3 +72,30 @@ def test_a_game_against_expert(page: Page, server: Server) -> None:
     page.wait_for_function(f"() => {SETTLED}")
     assert "Expert" in page.content()
     shot(page, "expert-table")
+
+
+PASS_WORDS = {"en": "more care", "ru": "тщательнее", "uk": "ретельніше", "sr": "пажљивије"}
+"""A phrase of the rules page's paragraph on Expert's pass, in each language."""
+
+
+@pytest.mark.parametrize("language", sorted(PASS_WORDS))
+def test_the_rules_page_describes_how_expert_passes(
+    browser: Browser, server: Server, language: str
+) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    context.add_cookies([{"name": "hearts_lang", "value": language, "url": server.url}])
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/rules")
+        paragraph = page.locator("p", has_text=PASS_WORDS[language])
+        expect(paragraph).to_have_count(1)
+        # Beside the one on how Expert plays its cards, under the heading on computer players.
+        assert paragraph.evaluate("p => p.previousElementSibling.tagName") == "P"
+        box = paragraph.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        scroll = page.evaluate("document.documentElement.scrollWidth")
+        assert scroll <= PHONE["width"], f"the page scrolls sideways: {scroll}"
+        if language in ("en", "ru"):
+            shot(page, f"rules-{language}")
+    finally:
+        context.close()
