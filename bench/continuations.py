@@ -52,9 +52,6 @@ import numpy as np
 
 from app.bots import Level, bot, choose_action, decision_rng, expert, hard, standing
 from app.bots import simulator as sim
-from app.bots.knowledge import know
-from app.bots.rollout import careful_policy
-from app.bots.sampler import World
 from app.engine import (
     PASS_CYCLES,
     Card,
@@ -66,7 +63,7 @@ from app.engine import (
     to_act,
     view_for,
 )
-from bench.playouts import stages
+from bench.playouts import careful_playout, stages
 from bench.strength import game_at_hand, table_options
 
 CONTINUATION_SEEDS = 7919
@@ -113,16 +110,8 @@ def finish(state: GameState, seed: int, actions: int) -> tuple[int, ...]:
 
 def habits(state: GameState, seat: int) -> float:
     """`seat`'s result of the careful play-out of the rest of the hand from the true layout."""
-    hand = state.hand
-    assert hand is not None
-    n = len(hand.hands)
-    view = view_for(state, seat)
-    kitty = () if hand.kitty_settled else hand.kitty
-    world = World(hands=hand.hands, kitty=kitty, passes=(None,) * n)
-    batch = hard._batch(view, know(view), sim.Rules.of(view.options), [world])
-    sim.play_out(batch, careful_policy, np.random.default_rng(0))
-    points = sim.hand_points(batch, np.asarray(view.totals, dtype=np.int64)[None, :])[0]
-    return result([int(p) for p in points], seat)
+    points, _ = careful_playout(state, seat)
+    return result(points, seat)
 
 
 def kind_of(state: GameState, card: Card) -> str:

@@ -43,7 +43,7 @@ from app.bots import simulator as sim
 from app.bots.knowledge import know
 from app.bots.rollout import careful_policy
 from app.bots.sampler import World
-from app.engine import PASS_CYCLES, Phase, apply, random_deal, to_act, view_for
+from app.engine import PASS_CYCLES, GameState, Phase, apply, random_deal, to_act, view_for
 from bench.strength import game_at_hand, table_options
 
 
@@ -73,14 +73,27 @@ class Position:
     """Every seat's points taken before the trick."""
 
 
+def careful_playout(state: GameState, seat: int) -> tuple[tuple[int, ...], bool]:
+    """Every seat's points once the careful habits have played out the rest of the hand of
+    `state` from the true layout (as `seat` sees the hand so far), and whether it ended in a
+    moon."""
+    hand = state.hand
+    assert hand is not None
+    view = view_for(state, seat)
+    kitty = () if hand.kitty_settled else hand.kitty
+    world = World(hands=hand.hands, kitty=kitty, passes=(None,) * len(hand.hands))
+    batch = hard._batch(view, know(view), sim.Rules.of(view.options), [world])
+    sim.play_out(batch, careful_policy, np.random.default_rng(0))
+    points = sim.hand_points(batch, np.asarray(view.totals, dtype=np.int64)[None, :])[0]
+    return tuple(int(p) for p in points), bool(sim.shooters(batch)[0] >= 0)
+
+
 def play(task: tuple[str, str, int, int]) -> list[Position]:
     """Play hand `index` with `level` in every seat; the positions at the start of its tricks."""
     table, level, seed, index = task
     options = table_options(table)
-    n = options.num_players
     deal = random_deal(options, random.Random(seed + index))
     state = game_at_hand(options, deal, index % len(PASS_CYCLES[options.pass_cycle]) + 1)
-    rules = sim.Rules.of(options)
     starts: list[
         tuple[int, tuple[int, ...], bool, tuple[tuple[int, ...], ...], int, tuple[int, ...]]
     ] = []
@@ -91,17 +104,9 @@ def play(task: tuple[str, str, int, int]) -> list[Position]:
         assert hand is not None
         if state.phase is Phase.PLAY and not hand.current:
             view = view_for(state, hand.leader)
-            kitty = () if hand.kitty_settled else hand.kitty
-            world = World(hands=hand.hands, kitty=kitty, passes=(None,) * n)
-            known = know(view)
-            batch = hard._batch(view, known, rules, [world])
-            sim.play_out(batch, careful_policy, np.random.default_rng(0))
-            totals = np.asarray(view.totals, dtype=np.int64)[None, :]
-            points = sim.hand_points(batch, totals)[0]
-            moon = bool(sim.shooters(batch)[0] >= 0)
+            out, moon = careful_playout(state, hand.leader)
             held = tuple(tuple(sorted(c.index for c in h)) for h in hand.hands)
-            out = tuple(int(p) for p in points)
-            taken = tuple(known.points_taken)
+            taken = tuple(know(view).points_taken)
             starts.append((view.trick_number, out, moon, held, hand.leader, taken))
         seat = to_act(state)[0]
         view = view_for(state, seat)
