@@ -108,8 +108,10 @@ def careful_cards(
     penalty_points: int,
     target: int,
     first_clean: bool,
+    wanted: np.ndarray,
 ) -> np.ndarray:  # pragma: no cover - compiled; held to `rollout.careful_policy_vectorized`
-    """The careful player's card in every row (see `rollout` for the policy itself)."""
+    """The careful player's card in every row where `wanted` (see `rollout` for the policy
+    itself); −1 in the other rows."""
     m = hands.shape[0]
     n = hands.shape[1]
     out = np.empty(m, dtype=np.int64)
@@ -127,6 +129,9 @@ def careful_cards(
     sure_wins = np.empty(52, dtype=np.bool_)
     later = np.empty(n, dtype=np.bool_)
     for i in range(m):
+        if not wanted[i]:
+            out[i] = -1
+            continue
         seat = (leader[i] + k) % n
         # --- what the seat knows (`rollout._Facts`) ---
         for c in range(52):

@@ -48,7 +48,7 @@ from app.bots import (
 from app.bots import simulator as sim
 from app.bots.knowledge import Knowledge, know
 from app.bots.moon import choose_moon
-from app.bots.rollout import careful_policy
+from app.bots.rollout import careful_policy, careful_where
 from app.bots.sampler import World, sample_worlds
 from app.bots.tactics import without
 from app.engine import (
@@ -157,6 +157,10 @@ class Budget:
     the hand), rather than by the play-out's own points; not in an exact endgame, nor where the
     next trick is past those the value was fitted at. No level turns it on: Expert with it
     measured no gain over Expert without (bench/results/README.md)."""
+    model_replies: bool = False
+    """In the play-outs that weigh the cards (not the pass's), every other seat plays a card drawn
+    from the learned opponent model (`opponent.draw`: Hard's play as Expert's inference models
+    it) instead of the careful card; this seat keeps the careful habits."""
 
 
 DEFAULT_BUDGET = Budget()
@@ -570,8 +574,9 @@ def _round(
         solved = endgame.solve(batch, _values(me, rules, totals, budget), budget.exact_rows, me)
     learned = None
     if solved is None:
+        policy = _modelled_replies(me) if budget.model_replies else ROLLOUT_POLICY
         if budget.learned_play and play_value.fits(view.options):
-            sim.play_trick(batch, ROLLOUT_POLICY, np_rng)
+            sim.play_trick(batch, policy, np_rng)
             if play_value.FIRST <= batch.trick <= play_value.LAST:
                 learned = (
                     batch.hands.copy(),
@@ -579,7 +584,7 @@ def _round(
                     batch.leader.copy(),
                     batch.trick,
                 )
-        sim.play_out(batch, ROLLOUT_POLICY, np_rng)
+        sim.play_out(batch, policy, np_rng)
     else:
         leaves, reached = solved
         batch = leaves.take(reached)
@@ -589,6 +594,18 @@ def _round(
         points = play_value.predict(hands, points, taken, leader, sim.shooters(batch) >= 0, trick)
     utility = _utility(me, rules, points, totals, budget).reshape(len(worlds), c)
     return utility, points[:, me].astype(np.float64).reshape(len(worlds), c)
+
+
+def _modelled_replies(me: int) -> sim.Policy:
+    """The play-outs' policy of `Budget.model_replies`: seat `me` plays the careful card, every
+    other seat a card drawn from the learned opponent model."""
+    weights = opponent.weights()
+
+    def policy(b: sim.Batch, legal: sim.BoolArray, rng: np.random.Generator) -> sim.IntArray:
+        mine = b.to_play() == me
+        return opponent.draw(b, legal, weights, rng, careful_where(b, legal, mine), mine)
+
+    return policy
 
 
 def _values(me: int, rules: sim.Rules, totals: sim.IntArray, budget: Budget) -> endgame.Values:

@@ -8,7 +8,8 @@ highest card that ducks, the queen of spades and the cards that guard it, the le
 in the hand, and its place within that suit: the lowest, the highest, the only one, the share of
 the suit's other cards held that are lower). The features see the mover's own hand, so the
 probability of the card actually played differs between imagined layouts: that is what the
-inference weighs.
+inference weighs. A budget with `model_replies` also lets the other seats of its play-outs play
+the cards it draws from the model (`draw`).
 
 The weights are data (`opponent.json` beside this module), fitted by maximum likelihood to the
 plays of Hard self-play games (`python -m bench.learn_opponent`, which writes the file).
@@ -23,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from app.bots import simulator as sim
-from app.bots.opponent_compiled import played_log_probabilities
+from app.bots.opponent_compiled import drawn_cards, played_log_probabilities
 from app.bots.simulator import IS_HEART, QS, RANK, SPADES, SUIT, SUIT_MASKS
 from app.engine import RuleOptions
 
@@ -122,8 +123,45 @@ def log_probability_of(
     )
 
 
+def draw(
+    b: sim.Batch,
+    legal: sim.BoolArray,
+    weights: np.ndarray,
+    rng: np.random.Generator,
+    kept: sim.IntArray,
+    keep: sim.BoolArray,
+) -> sim.IntArray:
+    """A card drawn from the model for the seat to play in every row where `keep` is false (each
+    legal card as likely as `log_probabilities` makes it), `kept` where it is true; compiled
+    (`opponent_compiled.drawn_cards`). `rng` gives one number a row, drawn only if some row
+    draws."""
+    if keep.all():
+        return kept
+    uniform = rng.random(b.size)
+    c = np.ascontiguousarray
+    return np.asarray(
+        drawn_cards(
+            c(b.hands),
+            c(b.to_play()),
+            b.k,
+            c(b.plays),
+            c(legal),
+            c(sim.winning_rank(b)),
+            c(b.queens_played),
+            b.rules.copies,
+            b.rules.points,
+            b.rules.n,
+            c(weights, dtype=np.float64),
+            uniform,
+            c(kept, dtype=np.int64),
+            c(keep),
+        ),
+        dtype=np.int64,
+    )
+
+
 def warm_up() -> None:
-    """Compile `log_probability_of` now (or read it from Numba's cache)."""
+    """Compile `log_probability_of` and `draw` now (or read them from Numba's cache)."""
     rules = sim.Rules.of(RuleOptions.standard())
     hands = np.zeros((1, 4, 52), dtype=np.int8)
     for card in range(52):
@@ -131,6 +169,8 @@ def warm_up() -> None:
     batch = sim.new_batch(rules, hands, leader=0)
     legal = sim.legal_mask(batch)
     log_probability_of(batch, legal, weights(), int(legal[0].argmax()))
+    keep = np.zeros(1, dtype=np.bool_)
+    draw(batch, legal, weights(), np.random.default_rng(0), legal.argmax(axis=1), keep)
 
 
 def _columns(b: sim.Batch, legal: sim.BoolArray) -> list[tuple[int, np.ndarray]]:

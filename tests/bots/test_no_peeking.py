@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 from collections import Counter
 from collections.abc import Sequence
 
@@ -372,6 +373,30 @@ def test_expert_endgame_ignores_hidden_cards() -> None:
         for i, (a, s) in enumerate(late[:12])
     )
     assert moved >= 10
+
+
+def test_modelled_replies_ignore_hidden_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Expert's small budget with `model_replies` (the other seats of its play-outs drawing their
+    cards from the opponent model: a setting being measured) at the TV-58 lead and follow and at
+    24 mid-hand positions of four tables: three redeals change neither the view nor the card."""
+    monkeypatch.setattr(
+        sys.modules[__name__],
+        "EXPERT_TEST_BUDGET",
+        dataclasses.replace(EXPERT_TEST_BUDGET, model_replies=True),
+    )
+    header, actions = tv24_after_trick_3()
+    cases = [(header, actions, 3), (header, [*actions, Play(3, "TS")], 0)]
+    for name, options in TABLES.items():
+        table = GameHeader(options)
+        found = positions(options, seed=len(name) + 1, wanted=30)
+        plays = [(a, seat) for a, seat in found if replay(table, a).phase is Phase.PLAY]
+        cases += [(table, a, seat) for a, seat in plays[:6]]
+    assert len(cases) == 26
+    moved = sum(
+        assert_no_peeking(table, a, seat, 3, levels=[Level.EXPERT], seed=i)
+        for i, (table, a, seat) in enumerate(cases)
+    )
+    assert moved >= 20
 
 
 def test_alternatives_are_real_games_with_different_hidden_cards() -> None:

@@ -10,7 +10,7 @@ import pytest
 from app.bots import hard, medium, rollout
 from app.bots import simulator as sim
 from app.bots.knowledge import know
-from app.bots.rollout import careful_policy, careful_policy_vectorized
+from app.bots.rollout import careful_policy, careful_policy_vectorized, careful_where
 from app.bots.sampler import sample_world
 from app.engine import (
     Card,
@@ -217,7 +217,9 @@ def test_the_compiled_careful_policy_plays_the_vectorized_cards() -> None:
     """The compiled careful policy (the one Hard and Expert imagine every seat playing) picks the
     NumPy reference's card in every row at every step of play-outs at every table: 24 imagined
     layouts from each of 12 positions of Medium games, with game totals drawn anew for each
-    layout (near the target some moods change). The moon modes are among the rows checked."""
+    layout (near the target some moods change). The moon modes are among the rows checked.
+    Asked for some rows only (`careful_where`, every third), it gives the same cards in those and
+    −1 in the others."""
     stop_rows = shoot_rows = 0
     for name, options in TABLES.items():
         rules = sim.Rules.of(options)
@@ -235,6 +237,9 @@ def test_the_compiled_careful_policy_plays_the_vectorized_cards() -> None:
                 expected = careful_policy_vectorized(batch, legal, np.random.default_rng(0))
                 chosen = careful_policy(batch, legal, np.random.default_rng(0))
                 assert chosen.tolist() == expected.tolist(), (name, batch.trick, batch.k)
+                wanted = np.arange(batch.size) % 3 == batch.k % 3
+                some = careful_where(batch, legal, wanted)
+                assert np.array_equal(some, np.where(wanted, expected, -1))
                 sim.play(batch, expected)
     assert stop_rows > 1000, stop_rows
     assert shoot_rows > 200
