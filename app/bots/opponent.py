@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from app.bots import simulator as sim
-from app.bots.opponent_compiled import drawn_cards, played_log_probabilities
+from app.bots.opponent_compiled import Position, drawn_cards, played_log_probabilities
 from app.bots.simulator import IS_HEART, QS, RANK, SPADES, SUIT, SUIT_MASKS
 from app.engine import RuleOptions
 
@@ -103,23 +103,8 @@ def log_probability_of(
     """log P(`card`) for the seat to play in every row (−inf where it is illegal), shape (rows,):
     `log_probabilities(b, legal, weights)[:, card]`, compiled (`opponent_compiled`), over the
     legal cards only."""
-    c = np.ascontiguousarray  # one compiled version: every array laid out the same way
     return np.asarray(
-        played_log_probabilities(
-            c(b.hands),
-            c(b.to_play()),
-            b.k,
-            c(b.plays),
-            c(legal),
-            c(sim.winning_rank(b)),
-            c(b.queens_played),
-            b.rules.copies,
-            b.rules.points,
-            b.rules.n,
-            c(weights, dtype=np.float64),
-            card,
-        ),
-        dtype=np.float64,
+        played_log_probabilities(_position(b, legal, weights), card), dtype=np.float64
     )
 
 
@@ -139,24 +124,27 @@ def draw(
         return kept
     uniform = rng.random(b.size)
     c = np.ascontiguousarray
+    position = _position(b, legal, weights)
     return np.asarray(
-        drawn_cards(
-            c(b.hands),
-            c(b.to_play()),
-            b.k,
-            c(b.plays),
-            c(legal),
-            c(sim.winning_rank(b)),
-            c(b.queens_played),
-            b.rules.copies,
-            b.rules.points,
-            b.rules.n,
-            c(weights, dtype=np.float64),
-            uniform,
-            c(kept, dtype=np.int64),
-            c(keep),
-        ),
-        dtype=np.int64,
+        drawn_cards(position, uniform, c(kept, dtype=np.int64), c(keep)), dtype=np.int64
+    )
+
+
+def _position(b: sim.Batch, legal: sim.BoolArray, weights: np.ndarray) -> Position:
+    """What the compiled model reads (`opponent_compiled.Position`)."""
+    c = np.ascontiguousarray  # one compiled version: every array laid out the same way
+    return (
+        c(b.hands),
+        c(b.to_play()),
+        b.k,
+        c(b.plays),
+        c(legal),
+        c(sim.winning_rank(b)),
+        c(b.queens_played),
+        b.rules.copies,
+        b.rules.points,
+        b.rules.n,
+        c(weights, dtype=np.float64),
     )
 
 

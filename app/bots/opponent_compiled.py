@@ -29,32 +29,38 @@ _SPADES = SPADES
 _QS = QS
 
 
+Position = tuple[
+    np.ndarray,
+    np.ndarray,
+    int,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    int,
+    np.ndarray,
+    int,
+    np.ndarray,
+]
+"""What the model reads in every row (`opponent._position`): the card counts (rows, n, 52), the
+seat to play, how many cards the trick holds and those cards (rows × n), the mover's legal
+cards, the rank winning the trick (`simulator.winning_rank`), the queens played, the copies of
+each card, the points of every card, the number of seats, and the model's weights, one per
+feature of `opponent.FEATURES`."""
+
+
 @njit(cache=True)
 def played_log_probabilities(
-    hands: np.ndarray,
-    seat: np.ndarray,
-    k: int,
-    plays: np.ndarray,
-    legal: np.ndarray,
-    win: np.ndarray,
-    queens_played: np.ndarray,
-    copies: int,
-    card_points: np.ndarray,
-    n: int,
-    weights: np.ndarray,
+    position: Position,
     card: int,
 ) -> np.ndarray:  # pragma: no cover - compiled
-    """log P(`card`) under the model for the seat to play in every row (−inf where illegal).
-
-    `hands` (rows, n, 52) card counts, `seat` the seat to play, `k` the cards already in the
-    trick (`plays`, rows × n), `legal` the mover's legal cards, `win` the rank winning the trick
-    (`simulator.winning_rank`), `queens_played` per row, `card_points` the points of every card,
-    `weights` the model's, one per feature of `opponent.FEATURES`."""
-    rows = hands.shape[0]
+    """log P(`card`) under the model for the seat to play in every row of `position` (−inf
+    where illegal)."""
+    legal = position[4]
+    rows = legal.shape[0]
     out = np.empty(rows)
     logits = np.empty(52)
     scratch = _scratch()
-    position = (hands, seat, k, plays, legal, win, queens_played, copies, card_points, n, weights)
     for r in range(rows):
         if not legal[r, card]:
             out[r] = -np.inf
@@ -70,17 +76,7 @@ def played_log_probabilities(
 
 @njit(cache=True)
 def drawn_cards(
-    hands: np.ndarray,
-    seat: np.ndarray,
-    k: int,
-    plays: np.ndarray,
-    legal: np.ndarray,
-    win: np.ndarray,
-    queens_played: np.ndarray,
-    copies: int,
-    card_points: np.ndarray,
-    n: int,
-    weights: np.ndarray,
+    position: Position,
     uniform: np.ndarray,
     kept: np.ndarray,
     keep: np.ndarray,
@@ -88,12 +84,12 @@ def drawn_cards(
     """A card drawn from the model for the seat to play in every row where `keep` is false, each
     legal card as likely as the model makes it: the first legal card (in index order) at which
     the running sum of the probabilities passes the row's `uniform` number (in [0, 1)); `kept[r]`
-    where `keep[r]`. The other arguments are `played_log_probabilities`'."""
-    rows = hands.shape[0]
+    where `keep[r]`."""
+    legal = position[4]
+    rows = legal.shape[0]
     out = kept.copy()
     logits = np.empty(52)
     scratch = _scratch()
-    position = (hands, seat, k, plays, legal, win, queens_played, copies, card_points, n, weights)
     for r in range(rows):
         if keep[r]:
             continue
@@ -128,26 +124,13 @@ def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # prag
 
 @njit(cache=True)
 def _logits(
-    position: tuple[
-        np.ndarray,
-        np.ndarray,
-        int,
-        np.ndarray,
-        np.ndarray,
-        np.ndarray,
-        np.ndarray,
-        int,
-        np.ndarray,
-        int,
-        np.ndarray,
-    ],
+    position: Position,
     r: int,
     logits: np.ndarray,
     scratch: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> float:  # pragma: no cover - compiled
     """The model's logit of every card for the mover of row `r`, written to `logits` (−inf for
-    illegal cards); returns the largest. `position` holds `played_log_probabilities`' arguments
-    from `hands` to `weights`."""
+    illegal cards); returns the largest."""
     hands, seat, k, plays, legal, win, queens_played, copies, card_points, n, w = position
     length, lowest, highest, below = scratch
     last = k == n - 1
