@@ -650,8 +650,8 @@ def test_a_budget_with_modelled_replies_draws_the_other_seats_cards_in_its_play_
     """With `model_replies`, in the play-outs that weigh the cards every other seat's card is drawn
     from the opponent model and this seat's is the careful one (`opponent.draw` keeps exactly
     the rows where this seat plays), and the values change; the pass's play-outs, an exact
-    endgame and a budget without it draw none. No level's budget has it yet: it is being
-    measured (bench/results/README.md)."""
+    endgame and a budget without it draw none. No level's budget has it: it measured no gain
+    (bench/results/README.md)."""
     calls: list[int] = []
     draw = opponent.draw
     me = {"seat": -1}

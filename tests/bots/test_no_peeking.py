@@ -377,7 +377,7 @@ def test_expert_endgame_ignores_hidden_cards() -> None:
 
 def test_modelled_replies_ignore_hidden_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     """Expert's small budget with `model_replies` (the other seats of its play-outs drawing their
-    cards from the opponent model: a setting being measured) at the TV-58 lead and follow and at
+    cards from the opponent model: a setting no level uses) at the TV-58 lead and follow and at
     24 mid-hand positions of four tables: three redeals change neither the view nor the card."""
     monkeypatch.setattr(
         sys.modules[__name__],
