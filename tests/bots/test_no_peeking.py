@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
 from collections import Counter
 from collections.abc import Sequence
 
@@ -59,17 +58,25 @@ EXPERT_TEST_BUDGET = dataclasses.replace(
 exact endgame and pass search (with its looks at the close passes) included."""
 
 
-def decide(level: Level, view: PlayerView, seed: int, *, full: bool = False) -> object:
-    """The level's decision in `view` with the generator of `seed`."""
+def decide(
+    level: Level,
+    view: PlayerView,
+    seed: int,
+    *,
+    full: bool = False,
+    expert_budget: hard.Budget = EXPERT_TEST_BUDGET,
+) -> object:
+    """The level's decision in `view` with the generator of `seed` (Expert's, unless `full`, with
+    `expert_budget`)."""
     rng = random.Random(seed)
     if view.phase is Phase.PASS:
         if level is Level.EXPERT and not full:
-            return expert.choose_pass(view, rng, EXPERT_TEST_BUDGET)
+            return expert.choose_pass(view, rng, expert_budget)
         return bot(level).choose_pass(view, rng)
     if level is Level.HARD and not full:
         return hard.choose_play(view, rng, TEST_BUDGET)
     if level is Level.EXPERT and not full:
-        return expert.choose_play(view, rng, EXPERT_TEST_BUDGET)
+        return expert.choose_play(view, rng, expert_budget)
     return bot(level).choose_play(view, rng)
 
 
@@ -230,20 +237,25 @@ def assert_no_peeking(
     levels: Sequence[Level] = LEVELS,
     seed: int = 11,
     full: bool = False,
+    expert_budget: hard.Budget = EXPERT_TEST_BUDGET,
 ) -> bool:
-    """`count` redeals give the seat the same view and every level the same decision; True when
-    at least one redeal moved a hidden card (at the last trick nothing may be able to move)."""
+    """`count` redeals give the seat the same view and every level the same decision (`decide`);
+    True when at least one redeal moved a hidden card (at the last trick nothing may be able to
+    move)."""
     state = replay(header, actions)
     view = view_for(state, seat)
     alts = alternatives(header, actions, seat, count, seed)
     assert state.hand is not None
     moved = any(a.hand is not None and a.hand.hands != state.hand.hands for a in alts)
-    expected = {level: decide(level, view, seed, full=full) for level in levels}
+    expected = {
+        level: decide(level, view, seed, full=full, expert_budget=expert_budget) for level in levels
+    }
     for alt in alts:
         alt_view = view_for(alt, seat)
         assert alt_view == view
         for level in levels:
-            assert decide(level, alt_view, seed, full=full) == expected[level], level
+            chosen = decide(level, alt_view, seed, full=full, expert_budget=expert_budget)
+            assert chosen == expected[level], level
     return moved
 
 
@@ -375,15 +387,11 @@ def test_expert_endgame_ignores_hidden_cards() -> None:
     assert moved >= 10
 
 
-def test_modelled_replies_ignore_hidden_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_modelled_replies_ignore_hidden_cards() -> None:
     """Expert's small budget with `model_replies` (the other seats of its play-outs drawing their
     cards from the opponent model: a setting no level uses) at the TV-58 lead and follow and at
     24 mid-hand positions of four tables: three redeals change neither the view nor the card."""
-    monkeypatch.setattr(
-        sys.modules[__name__],
-        "EXPERT_TEST_BUDGET",
-        dataclasses.replace(EXPERT_TEST_BUDGET, model_replies=True),
-    )
+    budget = dataclasses.replace(EXPERT_TEST_BUDGET, model_replies=True)
     header, actions = tv24_after_trick_3()
     cases = [(header, actions, 3), (header, [*actions, Play(3, "TS")], 0)]
     for name, options in TABLES.items():
@@ -393,7 +401,7 @@ def test_modelled_replies_ignore_hidden_cards(monkeypatch: pytest.MonkeyPatch) -
         cases += [(table, a, seat) for a, seat in plays[:6]]
     assert len(cases) == 26
     moved = sum(
-        assert_no_peeking(table, a, seat, 3, levels=[Level.EXPERT], seed=i)
+        assert_no_peeking(table, a, seat, 3, [Level.EXPERT], i, expert_budget=budget)
         for i, (table, a, seat) in enumerate(cases)
     )
     assert moved >= 20
