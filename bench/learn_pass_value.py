@@ -1,26 +1,30 @@
 """Fit the learned value of Expert's pass (`app.bots.pass_value`) to Hard's games.
 
-    python -m bench.learn_pass_value [--hands 4000] [--seed 100000] [--jobs 1] [--data FILE]
-                                     [--write]
+    python -m bench.learn_pass_value [--table standard-4] [--hands 4000] [--seed 100000]
+                                     [--jobs 1] [--data FILE] [--write [FILE]]
 
-Hard plays every seat of hands 0 … hands−1 at the standard four-seat table, as `bench.playouts`
-plays them: hand i is dealt from `random.Random(seed + i)` as hand (i mod 4) + 1 of a fresh game
-(so left, right, across and hold come in turn), every decision drawn with
-`decision_rng(seed + i, action, seat)`. As the first trick starts, the hand is also played out
-once from the true layout with the careful player's habits, as Expert's pass imagines hands. A
-hand's record: the four hands then, the first leader, every seat's play-out points, whether the
-play-out ended in a moon, and every seat's real points.
+Hard plays every seat of hands 0 … hands−1 at `--table` (`TABLES`: the standard four-seat table,
+or Omnibus at four seats), as `bench.playouts` plays them: hand i
+is dealt from `random.Random(seed + i)` as hand (i mod 4) + 1 of a fresh game (so left, right,
+across and hold come in turn), every decision drawn with `decision_rng(seed + i, action, seat)`.
+As the first trick starts, the hand is also played out once from the true layout with the
+careful player's habits, as Expert's pass imagines hands. A hand's record: the four hands then,
+the first leader, every seat's play-out points, whether the play-out ended in a moon, and every
+seat's real points.
 
 `--data FILE` keeps the records (JSON lines, one a hand) as they come and plays only the hands
 the file lacks, so a long run can be resumed and the fit rerun without playing again.
-bench/results/pass-value-hands.jsonl holds the hands the shipped model was fitted to.
+bench/results/pass-value-hands.jsonl holds the hands the shipped model was fitted to,
+bench/results/pass-value-hands-omnibus-4.jsonl those of the Omnibus model fitted and measured
+in play (bench/results/README.md), which the game does not use.
 
 The model (scikit-learn's gradient-boosted trees, a development dependency only: the game reads
 the trees from `app/bots/pass_value.json`) predicts a seat's real points from the features
 `pass_value` documents. It prints the share of the spread of a seat's real points that is
 explained on held-out hands (five folds by hand): by a straight line in its play-out points, and
-by the model, `learn_pass_value: N hands, held-out R² of a seat's points: play-out P, model M`.
-`--write` fits the model on every hand and stores its trees in `app/bots/pass_value.json`.
+by the model, `learn_pass_value: TABLE, N hands, held-out R² of a seat's points: play-out P,
+model M`. `--write` fits the model on every hand and stores its trees in `app/bots/pass_value.json`
+(only for the table the game's model is of, `pass_value.FITTED`), `--write FILE` in FILE.
 """
 
 from __future__ import annotations
@@ -43,6 +47,10 @@ from app.bots import hard, pass_value
 from bench import playouts
 
 TABLE = pass_value.FITTED
+"""The table fitted unless `--table` says otherwise (and the only one `bench.learn_play_value`
+fits)."""
+TABLES = (TABLE, "omnibus-4")
+"""The tables whose hands `pass_value`'s features describe (four seats, hands of 13 cards)."""
 PLAYERS = "hard"
 SEATS = pass_value.SEATS
 FOLDS = 5
@@ -61,10 +69,10 @@ def model(seed: int) -> HistGradientBoostingRegressor:
     return HistGradientBoostingRegressor(**SETTINGS, random_state=seed)
 
 
-def record(task: tuple[int, int]) -> Record:
-    """Hand `index` of Hard's self-play with the play-out of its first trick."""
-    seed, index = task
-    first = playouts.play((TABLE, PLAYERS, seed, index))[0]
+def record(task: tuple[str, int, int]) -> Record:
+    """Hand `index` of Hard's self-play at `table` with the play-out of its first trick."""
+    table, seed, index = task
+    first = playouts.play((table, PLAYERS, seed, index))[0]
     assert first.trick == 1
     return {
         "i": index,
@@ -81,18 +89,20 @@ def gather(
     seed: int,
     jobs: int,
     data: Path | None,
-    make: Callable[[tuple[int, int]], Record] = record,
+    make: Callable[[tuple[str, int, int]], Record] = record,
+    table: str = TABLE,
 ) -> list[Record]:
-    """Records of hands 0 … `hands`−1 (`make((seed, i))`), read from `data` where it has them
-    (its seed must be `seed`), the others played and appended to it. A file named `….gz` is
-    read and written compressed."""
+    """Records of hands 0 … `hands`−1 at `table` (`make((table, seed, i))`), read from `data`
+    where it has them (its table and seed must be these), the others played and appended to it.
+    A file named `….gz` is read and written compressed."""
     lines = _lines(data) if data is not None and data.exists() else []
-    if lines and json.loads(lines[0]).get("seed") != seed:
-        raise SystemExit(f"{data} holds hands of another seed: {lines[0]}")
+    header = {"table": table, "players": PLAYERS, "seed": seed}
+    if lines and json.loads(lines[0]) != header:
+        raise SystemExit(f"{data} holds hands of another table or seed: {lines[0]}")
     if data is not None and not lines:
-        _append(data, {"table": TABLE, "players": PLAYERS, "seed": seed})
+        _append(data, header)
     have: dict[int, Record] = {r["i"]: r for r in map(json.loads, lines[1:])}
-    tasks = [(seed, i) for i in range(hands) if i not in have]
+    tasks = [(table, seed, i) for i in range(hands) if i not in have]
     if tasks:
         hard.warm_up()
         with multiprocessing.Pool(max(1, jobs)) as pool:
@@ -187,30 +197,52 @@ def export(trees: HistGradientBoostingRegressor) -> dict[str, Any]:
     return {"features": int(trees.n_features_in_), "baseline": baseline, "trees": out}
 
 
-def arguments(argv: Sequence[str] | None, doc: str) -> argparse.Namespace:
-    """The command line shared with `bench.learn_play_value`."""
+def arguments(
+    argv: Sequence[str] | None, doc: str, tables: Sequence[str] = TABLES
+) -> argparse.Namespace:
+    """The command line shared with `bench.learn_play_value` (which fits at `TABLE` only)."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--table", default=TABLE, choices=tables)
     parser.add_argument("--hands", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=100000)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--data", type=Path)
-    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--write", nargs="?", const="", metavar="FILE")
     args = parser.parse_args(argv)
     if args.hands < FOLDS:
         raise SystemExit(f"--hands must be at least {FOLDS}")
     return args
 
 
+def destination(args: argparse.Namespace, game: Path) -> Path | None:
+    """Where `--write` stores the trees: its FILE, or else the game's model `game` (fitted at
+    `TABLE`, so only for `--table TABLE`); None without `--write`."""
+    if args.write is None:
+        return None
+    if args.write:
+        return Path(args.write)
+    if args.table != TABLE:
+        raise SystemExit(f"the game's model is fitted at {TABLE}: --write FILE for {args.table}")
+    return game
+
+
 def write(
-    path: Path, x: np.ndarray, y: np.ndarray, seed: int, held: tuple[float, float], **about: Any
+    path: Path,
+    x: np.ndarray,
+    y: np.ndarray,
+    seed: int,
+    held: tuple[float, float],
+    table: str = TABLE,
+    **about: Any,
 ) -> None:
-    """Fit the model to every row and store its trees in `path`, with a record of the fit
-    (`about` adds to it; `held` is the held-out R² of the play-out and of the model)."""
+    """Fit the model to every row of hands played at `table` and store its trees in `path`, with
+    a record of the fit (`about` adds to it; `held` is the held-out R² of the play-out and of
+    the model)."""
     data = export(model(seed).fit(x, y))
     settings = ", ".join(f"{name}={value}" for name, value in SETTINGS.items())
     data["fitted"] = {
         "players": PLAYERS,
-        "table": TABLE,
+        "table": table,
         **about,
         "seed": seed,
         "model": f"HistGradientBoostingRegressor({settings})",
@@ -224,15 +256,16 @@ def write(
 def main(argv: Sequence[str] | None = None) -> None:
     """Play (or read), fit, print the held-out figures and write the model if asked."""
     args = arguments(argv, __doc__)
-    records = gather(args.hands, args.seed, args.jobs, args.data)
+    path = destination(args, pass_value.MODEL)
+    records = gather(args.hands, args.seed, args.jobs, args.data, table=args.table)
     line, fitted = held_out(records, args.seed)
     print(
-        f"learn_pass_value: {len(records)} hands, held-out R² of a seat's points: "
+        f"learn_pass_value: {args.table}, {len(records)} hands, held-out R² of a seat's points: "
         f"play-out {line:.3f}, model {fitted:.3f}"
     )
-    if args.write:
+    if path is not None:
         x, y, _ = features(records)
-        write(pass_value.MODEL, x, y, args.seed, (line, fitted), hands=len(records))
+        write(path, x, y, args.seed, (line, fitted), args.table, hands=len(records))
 
 
 if __name__ == "__main__":

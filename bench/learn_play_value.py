@@ -1,7 +1,7 @@
 """Fit the learned value of Expert's cards (`app.bots.play_value`) to Hard's games.
 
     python -m bench.learn_play_value [--hands 4000] [--seed 100000] [--jobs 1] [--data FILE]
-                                     [--write]
+                                     [--write [FILE]]
 
 The hands are `bench.learn_pass_value`'s: Hard plays every seat of hands 0 … hands−1 at the
 standard four-seat table, hand i dealt from `random.Random(seed + i)` as hand (i mod 4) + 1 of a
@@ -23,7 +23,7 @@ every hand. It prints, for each trick, the share of the spread of a seat's real 
 on held-out hands (five folds by hand) by a straight line in its play-out points and by the
 model, `trick T: play-out P, model M`, then the same over every trick, `learn_play_value: N
 hands, tricks 2-11, held-out R² of a seat's points: play-out P, model M`. `--write` fits the
-model on every hand and stores its trees in `app/bots/play_value.json`.
+model on every hand and stores its trees in `app/bots/play_value.json` (`--write FILE`: in FILE).
 """
 
 from __future__ import annotations
@@ -41,11 +41,11 @@ from bench.learn_pass_value import FOLDS, PLAYERS, SEATS, TABLE, Record, model, 
 TRICKS = range(play_value.FIRST, play_value.LAST + 1)
 
 
-def record(task: tuple[int, int]) -> Record:
-    """Hand `index` of Hard's self-play with the play-outs from the start of its tricks
-    `TRICKS`."""
-    seed, index = task
-    positions = playouts.play((TABLE, PLAYERS, seed, index))
+def record(task: tuple[str, int, int]) -> Record:
+    """Hand `index` of Hard's self-play at `table` with the play-outs from the start of its
+    tricks `TRICKS`."""
+    table, seed, index = task
+    positions = playouts.play((table, PLAYERS, seed, index))
     return {
         "i": index,
         "real": list(positions[0].real),
@@ -113,7 +113,8 @@ def held_out(records: Sequence[Record], seed: int) -> dict[int | None, tuple[flo
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Play (or read), fit, print the held-out figures and write the model if asked."""
-    args = learn_pass_value.arguments(argv, __doc__)
+    args = learn_pass_value.arguments(argv, __doc__, tables=(TABLE,))
+    path = learn_pass_value.destination(args, play_value.MODEL)
     records = learn_pass_value.gather(args.hands, args.seed, args.jobs, args.data, record)
     figures = held_out(records, args.seed)
     line, fitted = figures.pop(None)
@@ -123,11 +124,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"learn_play_value: {len(records)} hands, tricks {TRICKS[0]}-{TRICKS[-1]}, "
         f"held-out R² of a seat's points: play-out {line:.3f}, model {fitted:.3f}"
     )
-    if args.write:
+    if path is not None:
         x, y, _, _ = features(records)
         tricks = [TRICKS[0], TRICKS[-1]]
         learn_pass_value.write(
-            play_value.MODEL, x, y, args.seed, (line, fitted), hands=len(records), tricks=tricks
+            path, x, y, args.seed, (line, fitted), hands=len(records), tricks=tricks
         )
 
 

@@ -16,7 +16,7 @@ from bench import learn_pass_value
 from tests.bench.helpers import bench_lines
 
 LINE = (
-    r"learn_pass_value: 6 hands, held-out R² of a seat's points: "
+    r"learn_pass_value: standard-4, 6 hands, held-out R² of a seat's points: "
     r"play-out (-?\d+\.\d{3}), model (-?\d+\.\d{3})"
 )
 
@@ -36,12 +36,31 @@ def test_learn_pass_value_records_hards_hands_and_resumes(tmp_path: Path) -> Non
         assert 0 in r["hands"][r["leader"]]  # R5.1: the 2♣ leads the first trick
         assert sum(r["points"]) in (26, 78) and sum(r["playout"]) in (26, 78)
         assert (sum(r["playout"]) == 78) is r["moon"]
-    assert learn_pass_value.record((7, 2)) == records[2]  # the same hand, played again
+    assert learn_pass_value.record(("standard-4", 7, 2)) == records[2]  # played again
     again = bench_lines("learn_pass_value", "--hands", "6", "--seed", "7", "--data", str(data))
     assert again == first and data.read_text().splitlines()[1:] == lines  # nothing replayed
     assert pass_value.MODEL.read_text() == before
-    with pytest.raises(SystemExit, match="another seed"):
+    with pytest.raises(SystemExit, match="another table or seed"):
         learn_pass_value.gather(6, 8, 1, data)
+    with pytest.raises(SystemExit, match="another table or seed"):
+        learn_pass_value.gather(6, 7, 1, data, table="omnibus-4")
+
+
+def test_learn_pass_value_plays_omnibus_hands_at_omnibus(tmp_path: Path) -> None:
+    """`--table omnibus-4`: hands played and scored by Omnibus's rules, in the play-out as in real
+    play: the J♦ is worth −10 to the seat that takes it, so a hand's points sum to 16, or to 68
+    after a moon (R11.2, R20.1, R20.3, TV-34)."""
+    data = tmp_path / "hands.jsonl"
+    where = ("--table", "omnibus-4", "--data", str(data))
+    lines = bench_lines("learn_pass_value", *where, "--hands", "5", "--seed", "7")
+    assert re.fullmatch(LINE.replace("standard-4, 6", "omnibus-4, 5"), lines[-1]), lines
+    header, *rows = data.read_text().splitlines()
+    assert json.loads(header) == {"table": "omnibus-4", "players": "hard", "seed": 7}
+    records = sorted(map(json.loads, rows), key=lambda r: r["i"])
+    assert [r["i"] for r in records] == list(range(5))
+    for r in records:
+        assert sum(r["points"]) in (16, 68) and sum(r["playout"]) in (16, 68)
+        assert (sum(r["playout"]) == 68) is r["moon"]
 
 
 def test_the_written_trees_predict_what_scikit_learn_predicts(
@@ -72,8 +91,9 @@ def test_the_written_trees_predict_what_scikit_learn_predicts(
     header = {"table": "standard-4", "players": "hard", "seed": 7}
     data.write_text("\n".join(json.dumps(r) for r in [header, *records]) + "\n")
     written = tmp_path / "model.json"
-    monkeypatch.setattr(pass_value, "MODEL", written)
-    learn_pass_value.main(["--hands", "300", "--seed", "7", "--data", str(data), "--write"])
+    learn_pass_value.main(
+        ["--hands", "300", "--seed", "7", "--data", str(data), "--write", str(written)]
+    )
     assert re.fullmatch(LINE.replace("6 hands", "300 hands"), capsys.readouterr().out.strip())
     loaded = pass_value.trees(written)
     fitted = json.loads(written.read_text())["fitted"]
@@ -94,3 +114,12 @@ def test_the_written_trees_predict_what_scikit_learn_predicts(
     )
     assert np.allclose(got.ravel(), expected, rtol=0, atol=1e-9)
     assert np.corrcoef(got.ravel(), y)[0, 1] > 0.9  # the trees learned the queen
+
+
+def test_the_games_model_is_written_only_from_its_own_table() -> None:
+    """The game's model is of the standard four-seat table: `--write` without a file refuses
+    another table before playing a hand (the Omnibus model is measured, not shipped)."""
+    before = pass_value.MODEL.read_text()
+    with pytest.raises(SystemExit, match="fitted at standard-4: --write FILE for omnibus-4"):
+        learn_pass_value.main(["--table", "omnibus-4", "--hands", "5", "--write"])
+    assert pass_value.MODEL.read_text() == before

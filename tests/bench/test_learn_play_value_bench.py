@@ -46,7 +46,7 @@ def test_learn_play_value_records_hards_tricks_and_resumes(tmp_path: Path) -> No
         last = r["starts"][-1]
         if not last["pom"] and sum(r["real"]) == 26:  # points taken never come back
             assert all(p >= t for p, t in zip(r["real"], last["taken"], strict=True))
-    assert learn_play_value.record((7, 2)) == records[2]  # the same hand, played again
+    assert learn_play_value.record(("standard-4", 7, 2)) == records[2]  # played again
     again = bench_lines("learn_play_value", "--hands", "6", "--seed", "7", "--data", str(data))
     assert again == first
     with gzip.open(data, "rt") as text:
