@@ -4,13 +4,13 @@
                                      [--jobs 1] [--data FILE] [--write [FILE]]
 
 Hard plays every seat of hands 0 … hands−1 at `--table` (`TABLES`: the standard four-seat table,
-or Omnibus at four seats), as `bench.playouts` plays them: hand i
-is dealt from `random.Random(seed + i)` as hand (i mod 4) + 1 of a fresh game (so left, right,
-across and hold come in turn), every decision drawn with `decision_rng(seed + i, action, seat)`.
-As the first trick starts, the hand is also played out once from the true layout with the
-careful player's habits, as Expert's pass imagines hands. A hand's record: the four hands then,
-the first leader, every seat's play-out points, whether the play-out ended in a moon, and every
-seat's real points.
+or Omnibus at four seats), as `bench.playouts` plays them: hand i is dealt from
+`random.Random(seed + i)` as hand (i mod 4) + 1 of a fresh game (so left, right, across and hold
+come in turn), every decision drawn with `decision_rng(seed + i, action, seat)`. As the first
+trick starts, the hand is also played out once from the true layout with the careful player's
+habits, as Expert's pass imagines hands. A hand's record: the four hands then, the first leader,
+every seat's play-out points, whether the play-out ended in a moon, and every seat's real
+points.
 
 `--data FILE` keeps the records (JSON lines, one a hand) as they come and plays only the hands
 the file lacks, so a long run can be resumed and the fit rerun without playing again.
