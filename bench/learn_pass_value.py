@@ -14,9 +14,11 @@ points.
 
 `--data FILE` keeps the records (JSON lines, one a hand) as they come and plays only the hands
 the file lacks, so a long run can be resumed and the fit rerun without playing again.
-bench/results/pass-value-hands.jsonl holds the hands the shipped model was fitted to,
-bench/results/pass-value-hands-omnibus-4.jsonl those of the Omnibus model fitted and measured
-in play (bench/results/README.md), which the game does not use.
+bench/results/pass-value-hands.jsonl holds hands 0–7,999 at the standard table: the shipped
+model was fitted to the first 4,000 (`--hands 4000`; to 3,966 of them in fact), and a model
+fitted to all 8,000 was measured in play and not adopted.
+bench/results/pass-value-hands-omnibus-4.jsonl holds the hands of the Omnibus model fitted and
+measured in play, which the game does not use either (bench/results/README.md).
 
 The model (scikit-learn's gradient-boosted trees, a development dependency only: the game reads
 the trees from `app/bots/pass_value.json`) predicts a seat's real points from the features
