@@ -142,7 +142,7 @@ def pair(task: tuple[str, int, int, int, str]) -> Pair | None:
         rng = decision_rng(seed + index, actions, seat)
         choosing = seat == me and state.phase is Phase.PLAY and len(view.legal) > 1
         if choosing and view.trick_number >= first:
-            estimates = hard.appraise(view, rng, expert.budget_at(n))
+            estimates = hard.appraise(view, rng, expert.budget_at(options))
             a, b = sorted(view.legal, key=lambda c: -estimates[c].value)[:2]
             if against:
                 b = bot(against).choose_play(view, decision_rng(seed + index, actions, seat))

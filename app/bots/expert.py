@@ -44,6 +44,12 @@ It also imagines more, where more pays:
   (bench/results/README.md). At six and seven seats of the standard game it passes as the
   careful player does: a searched pass measured no gain at seven.
 
+At six and seven seats of the standard game its play-outs are noisy: where the careful habits
+would take one path of play in each layout, each other seat plays a random legal card one time
+in ten (`NOISY_SEATS`, `hard.Budget.noisy_replies`). With seven or eight cards a hand, more
+layouts gain almost nothing, and a card's value averaged over the paths the noise opens measured
+closer to its worth against Hard (bench/results/README.md).
+
 The budget is counted in layouts, never in time, so a decision is the same for the same view and
 seed on an idle machine and on a loaded server.
 """
@@ -58,7 +64,15 @@ import numpy as np
 from app.bots import hard, standing
 from app.bots import simulator as sim
 from app.bots.knowledge import know
-from app.engine import Card, MoonScoring, PlayerView, moon_points, raw_points
+from app.engine import (
+    Card,
+    MoonScoring,
+    PlayerView,
+    RuleOptions,
+    Variant,
+    moon_points,
+    raw_points,
+)
 
 __all__ = ["BUDGET", "budget_at", "choose_moon", "choose_pass", "choose_play"]
 
@@ -97,8 +111,21 @@ MANY_SEATS_EXACT_CARDS = 2
 """The cards in hand from which the endgame is solved exactly past `MANY_SEATS`."""
 
 
-def budget_at(num_players: int, budget: hard.Budget = BUDGET) -> hard.Budget:
-    """The budget Expert plays a card with at a table of `num_players`."""
+NOISY_SEATS = (6, 7)
+"""The sizes of the standard game at which Expert's play-outs of its cards are noisy: with seven
+or eight cards a hand, its layouts already lose almost nothing to chance (`bench.plays`), and the
+careful habits take one path of play in each of them. Replies that now and then leave that path
+gained about a tenth of a point a hand against Hard at both sizes (bench/results/README.md); at
+four seats noise measured no gain."""
+NOISY_REPLIES = 0.1
+"""How often another seat of those play-outs plays a random legal card (`Budget.noisy_replies`)."""
+
+
+def budget_at(options: RuleOptions, budget: hard.Budget = BUDGET) -> hard.Budget:
+    """The budget Expert plays a card with at a table of these `options`."""
+    num_players = options.num_players
+    if options.variant is Variant.STANDARD and num_players in NOISY_SEATS:
+        return dataclasses.replace(budget, noisy_replies=NOISY_REPLIES)
     if num_players <= MANY_SEATS:
         return budget
     return dataclasses.replace(
@@ -110,7 +137,7 @@ def budget_at(num_players: int, budget: hard.Budget = BUDGET) -> hard.Budget:
 
 def choose_play(view: PlayerView, rng: random.Random, budget: hard.Budget = BUDGET) -> Card:
     """The legal card with the best mean value over the imagined layouts."""
-    return hard.choose_play(view, rng, budget_at(view.num_players, budget))
+    return hard.choose_play(view, rng, budget_at(view.options, budget))
 
 
 def choose_pass(

@@ -31,6 +31,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -161,6 +162,11 @@ class Budget:
     """In the play-outs that weigh the cards (not the pass's), every other seat plays a card drawn
     from the learned opponent model (`opponent.draw`: Hard's play as Expert's inference models
     it) instead of the careful card; this seat keeps the careful habits."""
+    noisy_replies: float = 0.0
+    """Where `model_replies` is off: in the play-outs that weigh the cards (not the pass's), every
+    other seat plays a legal card drawn at random with this probability instead of the careful
+    card, so that a card's value is averaged over more than the one path of play the careful
+    habits take in each layout; this seat keeps the careful habits."""
 
 
 DEFAULT_BUDGET = Budget()
@@ -574,7 +580,11 @@ def _round(
         solved = endgame.solve(batch, _values(me, rules, totals, budget), budget.exact_rows, me)
     learned = None
     if solved is None:
-        policy = _modelled_replies(me) if budget.model_replies else ROLLOUT_POLICY
+        policy = ROLLOUT_POLICY
+        if budget.model_replies:
+            policy = _modelled_replies(me)
+        elif budget.noisy_replies:
+            policy = _noisy_replies(me, budget.noisy_replies)
         if budget.learned_play and play_value.fits(view.options):
             sim.play_trick(batch, policy, np_rng)
             if play_value.FIRST <= batch.trick <= play_value.LAST:
@@ -604,6 +614,21 @@ def _modelled_replies(me: int) -> sim.Policy:
     def policy(b: sim.Batch, legal: sim.BoolArray, rng: np.random.Generator) -> sim.IntArray:
         mine = b.to_play() == me
         return opponent.draw(b, legal, weights, rng, careful_where(b, legal, mine), mine)
+
+    return policy
+
+
+def _noisy_replies(me: int, noise: float) -> sim.Policy:
+    """The play-outs' policy of `Budget.noisy_replies`: the careful card, but each other seat's
+    replaced, with probability `noise`, by one of its legal cards drawn at random."""
+
+    def policy(b: sim.Batch, legal: sim.BoolArray, rng: np.random.Generator) -> sim.IntArray:
+        cards = ROLLOUT_POLICY(b, legal, rng)
+        noisy = (rng.random(b.size) < noise) & (b.to_play() != me)
+        if not noisy.any():
+            return cards
+        drawn = np.where(legal, rng.random(legal.shape), -1.0).argmax(axis=1)
+        return cast(sim.IntArray, np.where(noisy, drawn, cards))
 
     return policy
 

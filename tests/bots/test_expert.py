@@ -455,13 +455,14 @@ def test_expert_searches_its_pass_at_cancellation_where_hard_passes_carefully() 
 def test_past_seven_seats_a_narrower_second_look_and_exact_play_from_two_cards(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert expert.budget_at(4) is expert.BUDGET
-    assert expert.budget_at(7) is expert.BUDGET
+    for table in (RuleOptions.standard(4), RuleOptions.standard(5), RuleOptions.cancellation(7)):
+        assert expert.budget_at(table) is expert.BUDGET
     for seats in (8, 11):
-        budget = expert.budget_at(seats)
+        budget = expert.budget_at(RuleOptions.cancellation(seats))
         assert (budget.close_worlds, budget.exact_cards) == (64, 2)
         assert dataclasses.replace(budget, close_worlds=128, exact_cards=3) == expert.BUDGET
-    assert expert.budget_at(8, SMALL) == dataclasses.replace(SMALL, exact_cards=2)
+    cancellation_8 = RuleOptions.cancellation(8)
+    assert expert.budget_at(cancellation_8, SMALL) == dataclasses.replace(SMALL, exact_cards=2)
     used: list[hard.Budget] = []
 
     def recorded(view: PlayerView, rng: random.Random, budget: hard.Budget) -> Card:
@@ -469,10 +470,100 @@ def test_past_seven_seats_a_narrower_second_look_and_exact_play_from_two_cards(
         return view.legal[0]
 
     monkeypatch.setattr(hard, "choose_play", recorded)
-    for table in (RuleOptions.standard(7), RuleOptions.cancellation(8)):
+    for table in (RuleOptions.standard(5), RuleOptions.cancellation(8)):
         view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
         expert.choose_play(view, random.Random(2))
-    assert used == [expert.BUDGET, expert.budget_at(8)]
+    assert used == [expert.BUDGET, expert.budget_at(cancellation_8)]
+
+
+def test_at_six_and_seven_seats_of_the_standard_game_the_replies_are_noisy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Expert's play-outs of its cards at standard-6 and -7 (and nowhere else) let the other seats
+    play a random legal card one time in ten (`expert.NOISY_SEATS`, measured at those tables);
+    Hard's never do."""
+    assert hard.DEFAULT_BUDGET.noisy_replies == 0 and expert.BUDGET.noisy_replies == 0
+    for seats in expert.NOISY_SEATS:
+        budget = expert.budget_at(RuleOptions.standard(seats))
+        assert budget == dataclasses.replace(expert.BUDGET, noisy_replies=0.1)
+        assert expert.budget_at(RuleOptions.cancellation(seats)).noisy_replies == 0
+    for table in (RuleOptions.standard(3), RuleOptions.standard(4), RuleOptions.cancellation(8)):
+        assert expert.budget_at(table).noisy_replies == 0
+    used: list[hard.Budget] = []
+
+    def recorded(view: PlayerView, rng: random.Random, budget: hard.Budget) -> Card:
+        used.append(budget)
+        return view.legal[0]
+
+    monkeypatch.setattr(hard, "choose_play", recorded)
+    view = positions(RuleOptions.standard(7), 3, lambda v: len(v.legal) > 2, 1)[0][1]
+    expert.choose_play(view, random.Random(2), SMALL)
+    assert used == [dataclasses.replace(SMALL, noisy_replies=0.1)]
+
+
+@pytest.mark.parametrize(
+    "options", [RuleOptions.standard(7), RuleOptions.standard()], ids=["standard-7", "standard-4"]
+)
+def test_noisy_replies_replace_the_other_seats_careful_card_by_a_random_legal_one(
+    options: RuleOptions,
+) -> None:
+    """`Budget.noisy_replies` in the play-outs: at every step of the rest of a hand, the rows where
+    this seat plays get the careful card; the others get it unless a draw of probability `noise`
+    replaces it by a legal card drawn uniformly (each legal card within five standard errors of
+    its share); with no noise the policy is the careful one, and the same generator draws the
+    same cards."""
+    rules = sim.Rules.of(options)
+    steps = 0
+    for i, (state, view) in enumerate(positions(options, 17, lambda v: v.trick_number <= 2, 3)):
+        me = view.seat
+        batch = hard._batch(view, know(view), rules, [true_world(state)] * 4000)
+        noisy, silent = hard._noisy_replies(me, 0.25), hard._noisy_replies(me, 0.0)
+        while not batch.is_over:
+            legal = sim.legal_mask(batch)
+            careful = careful_policy(batch, legal, np.random.default_rng(0))
+            cards = noisy(batch, legal, np.random.default_rng(i))
+            assert np.array_equal(cards, noisy(batch, legal, np.random.default_rng(i)))
+            assert np.array_equal(silent(batch, legal, np.random.default_rng(i)), careful)
+            assert legal[np.arange(batch.size), cards].all()
+            if batch.to_play()[0] == me:
+                assert np.array_equal(cards, careful)
+            elif legal[0].sum() > 1:
+                n = int(legal[0].sum())
+                share = (cards == careful).mean()
+                assert abs(share - (0.75 + 0.25 / n)) < 5 * np.sqrt(0.25 / len(cards)) + 1e-9
+                others = np.bincount(cards[cards != careful], minlength=52)
+                expected = 0.25 / n * len(cards)
+                for card in np.flatnonzero(legal[0]):
+                    if card != careful[0]:
+                        assert abs(others[card] - expected) < 5 * np.sqrt(expected) + 1, others
+                steps += 1
+            sim.play(batch, careful)
+    assert steps >= 20
+
+
+def test_a_budget_with_noisy_replies_changes_the_values_of_the_cards_only() -> None:
+    """The noise moves the values of the cards, and leaves the pass's play-outs and an exact
+    endgame as they were."""
+    plain = dataclasses.replace(expert.BUDGET, worlds=16, round_size=16, close_worlds=0)
+    noisy = dataclasses.replace(plain, noisy_replies=0.1)
+    options = RuleOptions.standard(7)
+    views = [v for _, v in positions(options, 3, lambda v: len(v.hand) > 4, 8)]
+    changed = sum(
+        hard.evaluate(view, random.Random(i), noisy) != hard.evaluate(view, random.Random(i), plain)
+        for i, view in enumerate(views)
+    )
+    assert changed >= 6
+    endgame = positions(
+        RuleOptions.standard(), 4, lambda v: 1 < len(v.legal) <= len(v.hand) <= 3, 2
+    )
+    for _, view in endgame:
+        assert hard.evaluate(view, random.Random(1), noisy) == hard.evaluate(
+            view, random.Random(1), plain
+        )
+    seat_pass = pass_view(RuleOptions.standard(), 2)
+    assert hard.choose_pass(seat_pass, random.Random(1), noisy) == hard.choose_pass(
+        seat_pass, random.Random(1), plain
+    )
 
 
 def test_expert_decides_the_same_for_the_same_view_and_seed() -> None:

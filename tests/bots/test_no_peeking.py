@@ -407,6 +407,26 @@ def test_modelled_replies_ignore_hidden_cards() -> None:
     assert moved >= 20
 
 
+def test_noisy_replies_at_six_and_seven_seats_ignore_hidden_cards() -> None:
+    """Expert's small budget at standard-6 and -7, where its play-outs' other seats play a random
+    legal card one time in ten (`expert.NOISY_SEATS`): at 12 mid-hand positions of each table,
+    three redeals change neither the view nor the card."""
+    cases = []
+    for seats in expert.NOISY_SEATS:
+        options = RuleOptions.standard(seats)
+        assert expert.budget_at(options, EXPERT_TEST_BUDGET).noisy_replies > 0
+        table = GameHeader(options)
+        found = positions(options, seed=seats, wanted=60)
+        plays = [(a, seat) for a, seat in found if replay(table, a).phase is Phase.PLAY]
+        cases += [(table, a, seat) for a, seat in plays[:12]]
+    assert len(cases) == 24
+    moved = sum(
+        assert_no_peeking(table, a, seat, 3, [Level.EXPERT], i)
+        for i, (table, a, seat) in enumerate(cases)
+    )
+    assert moved >= 18
+
+
 def test_alternatives_are_real_games_with_different_hidden_cards() -> None:
     """The harness itself: redeals replay legally, keep the seat's cards and move the others."""
     header, actions = tv24_after_trick_3()
