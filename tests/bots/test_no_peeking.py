@@ -409,8 +409,8 @@ def test_modelled_replies_ignore_hidden_cards() -> None:
 
 def test_noisy_replies_at_six_and_seven_seats_ignore_hidden_cards() -> None:
     """Expert's small budget at standard-6 and -7, where its play-outs' other seats play a random
-    legal card one time in ten (`expert.NOISY_SEATS`): at 12 mid-hand positions of each table,
-    three redeals change neither the view nor the card."""
+    legal card one time in ten (`expert.NOISY_SEATS`): at 12 positions of play of each table
+    (first leads and mid-hand plays), three redeals change neither the view nor the card."""
     cases = []
     for seats in expert.NOISY_SEATS:
         options = RuleOptions.standard(seats)
