@@ -627,8 +627,7 @@ def _noisy_replies(me: int, noise: float) -> sim.Policy:
         noisy = (rng.random(b.size) < noise) & (b.to_play() != me)
         if not noisy.any():
             return cards
-        drawn = np.where(legal, rng.random(legal.shape), -1.0).argmax(axis=1)
-        return cast(sim.IntArray, np.where(noisy, drawn, cards))
+        return cast(sim.IntArray, np.where(noisy, sim.random_policy(b, legal, rng), cards))
 
     return policy
 
