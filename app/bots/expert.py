@@ -44,11 +44,11 @@ It also imagines more, where more pays:
   (bench/results/README.md). At six and seven seats of the standard game it passes as the
   careful player does: a searched pass measured no gain at seven.
 
-At six and seven seats of the standard game its play-outs are noisy: where the careful habits
-would take one path of play in each layout, each other seat plays a random legal card one time
-in ten (`NOISY_SEATS`, `hard.Budget.noisy_replies`). With seven or eight cards a hand, more
-layouts gain almost nothing, and a card's value averaged over the paths the noise opens measured
-closer to its worth against Hard (bench/results/README.md).
+At six and seven seats of the standard game, and at eight seats of Cancellation, its play-outs
+are noisy: where the careful habits would take one path of play in each layout, each other seat
+plays a random legal card one time in ten (`NOISY_SEATS`, `hard.Budget.noisy_replies`). With
+that many seats, a card's value averaged over the paths the noise opens measured closer to its
+worth against Hard (bench/results/README.md).
 
 The budget is counted in layouts, never in time, so a decision is the same for the same view and
 seed on an idle machine and on a loaded server.
@@ -111,28 +111,28 @@ MANY_SEATS_EXACT_CARDS = 2
 """The cards in hand from which the endgame is solved exactly past `MANY_SEATS`."""
 
 
-NOISY_SEATS = (6, 7)
-"""The sizes of the standard game at which Expert's play-outs of its cards are noisy: with seven
-or eight cards a hand, its layouts already lose almost nothing to chance (`bench.plays`), and the
+NOISY_SEATS = {Variant.STANDARD: (6, 7), Variant.CANCELLATION: (8,)}
+"""The tables at which Expert's play-outs of its cards are noisy. At six and seven seats of the
+standard game its layouts already lose almost nothing to chance (`bench.plays`), and the
 careful habits take one path of play in each of them. Replies that now and then leave that path
-gained about a tenth of a point a hand against Hard at both sizes (bench/results/README.md); at
-four seats noise measured no gain."""
+gained about a tenth of a point a hand against Hard there, and a quarter of a point at eight
+seats of Cancellation (bench/results/README.md). At four seats noise measured no gain; at nine
+and ten seats of Cancellation it was screened over about 90 deals each, not enough to say."""
 NOISY_REPLIES = 0.1
 """How often another seat of those play-outs plays a random legal card (`Budget.noisy_replies`)."""
 
 
 def budget_at(options: RuleOptions, budget: hard.Budget = BUDGET) -> hard.Budget:
     """The budget Expert plays a card with at a table of these `options`."""
-    num_players = options.num_players
-    if options.variant is Variant.STANDARD and num_players in NOISY_SEATS:
-        return dataclasses.replace(budget, noisy_replies=NOISY_REPLIES)
-    if num_players <= MANY_SEATS:
-        return budget
-    return dataclasses.replace(
-        budget,
-        close_worlds=min(budget.close_worlds, MANY_SEATS_CLOSE_WORLDS),
-        exact_cards=min(budget.exact_cards, MANY_SEATS_EXACT_CARDS),
-    )
+    if options.num_players > MANY_SEATS:
+        budget = dataclasses.replace(
+            budget,
+            close_worlds=min(budget.close_worlds, MANY_SEATS_CLOSE_WORLDS),
+            exact_cards=min(budget.exact_cards, MANY_SEATS_EXACT_CARDS),
+        )
+    if options.num_players in NOISY_SEATS[options.variant]:
+        budget = dataclasses.replace(budget, noisy_replies=NOISY_REPLIES)
+    return budget
 
 
 def choose_play(view: PlayerView, rng: random.Random, budget: hard.Budget = BUDGET) -> Card:

@@ -25,6 +25,7 @@ from app.engine import (
     Play,
     PlayerView,
     RuleOptions,
+    Variant,
     apply,
     cards,
     new_game,
@@ -460,9 +461,15 @@ def test_past_seven_seats_a_narrower_second_look_and_exact_play_from_two_cards(
     for seats in (8, 11):
         budget = expert.budget_at(RuleOptions.cancellation(seats))
         assert (budget.close_worlds, budget.exact_cards) == (64, 2)
-        assert dataclasses.replace(budget, close_worlds=128, exact_cards=3) == expert.BUDGET
+        wide = dataclasses.replace(budget, close_worlds=128, exact_cards=3, noisy_replies=0)
+        assert wide == expert.BUDGET
     cancellation_8 = RuleOptions.cancellation(8)
-    assert expert.budget_at(cancellation_8, SMALL) == dataclasses.replace(SMALL, exact_cards=2)
+    assert expert.budget_at(cancellation_8, SMALL) == dataclasses.replace(
+        SMALL, exact_cards=2, noisy_replies=0.1
+    )
+    assert expert.budget_at(RuleOptions.cancellation(11), SMALL) == dataclasses.replace(
+        SMALL, exact_cards=2
+    )
     used: list[hard.Budget] = []
 
     def recorded(view: PlayerView, rng: random.Random, budget: hard.Budget) -> Card:
@@ -476,18 +483,25 @@ def test_past_seven_seats_a_narrower_second_look_and_exact_play_from_two_cards(
     assert used == [expert.BUDGET, expert.budget_at(cancellation_8)]
 
 
-def test_at_six_and_seven_seats_of_the_standard_game_the_replies_are_noisy(
+def test_the_replies_are_noisy_at_six_and_seven_seats_and_at_eight_of_cancellation(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Expert's play-outs of its cards at standard-6 and -7 (and nowhere else) let the other seats
-    play a random legal card one time in ten (`expert.NOISY_SEATS`, measured at those tables);
-    Hard's never do."""
+    """Expert's play-outs of its cards at standard-6 and -7 and at Cancellation-8 (and nowhere
+    else) let the other seats play a random legal card one time in ten
+    (`expert.NOISY_SEATS`, measured at those tables); Hard's never do."""
     assert hard.DEFAULT_BUDGET.noisy_replies == 0 and expert.BUDGET.noisy_replies == 0
-    for seats in expert.NOISY_SEATS:
+    assert expert.NOISY_SEATS == {Variant.STANDARD: (6, 7), Variant.CANCELLATION: (8,)}
+    for seats in (6, 7):
         budget = expert.budget_at(RuleOptions.standard(seats))
         assert budget == dataclasses.replace(expert.BUDGET, noisy_replies=0.1)
         assert expert.budget_at(RuleOptions.cancellation(seats)).noisy_replies == 0
-    for table in (RuleOptions.standard(3), RuleOptions.standard(4), RuleOptions.cancellation(8)):
+    assert expert.budget_at(RuleOptions.cancellation(8)) == dataclasses.replace(
+        expert.BUDGET, close_worlds=64, exact_cards=2, noisy_replies=0.1
+    )
+    quiet = [RuleOptions.standard(3), RuleOptions.standard(4), RuleOptions.standard(5)]
+    quiet += [RuleOptions.cancellation(seats) for seats in (9, 10, 11)]
+    quiet += [RuleOptions.standard(omnibus=True)]
+    for table in quiet:
         assert expert.budget_at(table).noisy_replies == 0
     used: list[hard.Budget] = []
 
@@ -496,9 +510,13 @@ def test_at_six_and_seven_seats_of_the_standard_game_the_replies_are_noisy(
         return view.legal[0]
 
     monkeypatch.setattr(hard, "choose_play", recorded)
-    view = positions(RuleOptions.standard(7), 3, lambda v: len(v.legal) > 2, 1)[0][1]
-    expert.choose_play(view, random.Random(2), SMALL)
-    assert used == [dataclasses.replace(SMALL, noisy_replies=0.1)]
+    for table in (RuleOptions.standard(7), RuleOptions.cancellation(8)):
+        view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
+        expert.choose_play(view, random.Random(2), SMALL)
+    assert used == [
+        dataclasses.replace(SMALL, noisy_replies=0.1),
+        dataclasses.replace(SMALL, exact_cards=2, noisy_replies=0.1),
+    ]
 
 
 @pytest.mark.parametrize(

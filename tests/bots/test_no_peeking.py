@@ -32,6 +32,7 @@ from app.engine import (
     PlayerView,
     RuleOptions,
     Suit,
+    Variant,
     apply,
     cards,
     new_game,
@@ -407,24 +408,27 @@ def test_modelled_replies_ignore_hidden_cards() -> None:
     assert moved >= 20
 
 
-def test_noisy_replies_at_six_and_seven_seats_ignore_hidden_cards() -> None:
-    """Expert's small budget at standard-6 and -7, where its play-outs' other seats play a random
-    legal card one time in ten (`expert.NOISY_SEATS`): at 12 positions of play of each table
-    (first leads and mid-hand plays), three redeals change neither the view nor the card."""
+def test_noisy_replies_ignore_hidden_cards() -> None:
+    """Expert's small budget at the tables where its play-outs' other seats play a random legal
+    card one time in ten (`expert.NOISY_SEATS`): at 12 positions of play of standard-6 and -7 and
+    of Cancellation-8 (first leads and mid-hand plays), three redeals change neither the view nor
+    the card."""
+    noisy = expert.NOISY_SEATS
+    tables = [RuleOptions.standard(seats) for seats in noisy[Variant.STANDARD]]
+    tables += [RuleOptions.cancellation(seats) for seats in noisy[Variant.CANCELLATION]]
     cases = []
-    for seats in expert.NOISY_SEATS:
-        options = RuleOptions.standard(seats)
+    for options in tables:
         assert expert.budget_at(options, EXPERT_TEST_BUDGET).noisy_replies > 0
         table = GameHeader(options)
-        found = positions(options, seed=seats, wanted=60)
+        found = positions(options, seed=options.num_players, wanted=60)
         plays = [(a, seat) for a, seat in found if replay(table, a).phase is Phase.PLAY]
         cases += [(table, a, seat) for a, seat in plays[:12]]
-    assert len(cases) == 24
+    assert len(cases) == 36
     moved = sum(
         assert_no_peeking(table, a, seat, 3, [Level.EXPERT], i)
         for i, (table, a, seat) in enumerate(cases)
     )
-    assert moved >= 18
+    assert moved >= 27
 
 
 def test_alternatives_are_real_games_with_different_hidden_cards() -> None:
