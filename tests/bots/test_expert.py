@@ -453,6 +453,23 @@ def test_expert_searches_its_pass_at_cancellation_where_hard_passes_carefully() 
     assert searched > 0
 
 
+def budgets_played_with(
+    monkeypatch: pytest.MonkeyPatch, tables: list[RuleOptions], *budget: hard.Budget
+) -> list[hard.Budget]:
+    """The budget Expert hands Hard's search for a card at a position of play of each table."""
+    used: list[hard.Budget] = []
+
+    def recorded(view: PlayerView, rng: random.Random, budget: hard.Budget) -> Card:
+        used.append(budget)
+        return view.legal[0]
+
+    monkeypatch.setattr(hard, "choose_play", recorded)
+    for table in tables:
+        view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
+        expert.choose_play(view, random.Random(2), *budget)
+    return used
+
+
 def test_past_seven_seats_a_narrower_second_look_and_exact_play_from_two_cards(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -470,16 +487,7 @@ def test_past_seven_seats_a_narrower_second_look_and_exact_play_from_two_cards(
     assert expert.budget_at(RuleOptions.cancellation(11), SMALL) == dataclasses.replace(
         SMALL, exact_cards=2
     )
-    used: list[hard.Budget] = []
-
-    def recorded(view: PlayerView, rng: random.Random, budget: hard.Budget) -> Card:
-        used.append(budget)
-        return view.legal[0]
-
-    monkeypatch.setattr(hard, "choose_play", recorded)
-    for table in (RuleOptions.standard(5), RuleOptions.cancellation(8)):
-        view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
-        expert.choose_play(view, random.Random(2))
+    used = budgets_played_with(monkeypatch, [RuleOptions.standard(5), cancellation_8])
     assert used == [expert.BUDGET, expert.budget_at(cancellation_8)]
 
 
@@ -503,17 +511,8 @@ def test_the_replies_are_noisy_at_six_and_seven_seats_and_at_eight_of_cancellati
     quiet += [RuleOptions.standard(omnibus=True)]
     for table in quiet:
         assert expert.budget_at(table).noisy_replies == 0
-    used: list[hard.Budget] = []
-
-    def recorded(view: PlayerView, rng: random.Random, budget: hard.Budget) -> Card:
-        used.append(budget)
-        return view.legal[0]
-
-    monkeypatch.setattr(hard, "choose_play", recorded)
-    for table in (RuleOptions.standard(7), RuleOptions.cancellation(8)):
-        view = positions(table, 3, lambda v: len(v.legal) > 2, 1)[0][1]
-        expert.choose_play(view, random.Random(2), SMALL)
-    assert used == [
+    tables = [RuleOptions.standard(7), RuleOptions.cancellation(8)]
+    assert budgets_played_with(monkeypatch, tables, SMALL) == [
         dataclasses.replace(SMALL, noisy_replies=0.1),
         dataclasses.replace(SMALL, exact_cards=2, noisy_replies=0.1),
     ]
