@@ -44,11 +44,11 @@ It also imagines more, where more pays:
   (bench/results/README.md). At six and seven seats of the standard game it passes as the
   careful player does: a searched pass measured no gain at seven.
 
-At six and seven seats of the standard game, and at eight seats of Cancellation, its play-outs
-are noisy: where the careful habits would take one path of play in each layout, each other seat
-plays a random legal card one time in ten (`NOISY_SEATS`, `hard.Budget.noisy_replies`). With
-that many seats, a card's value averaged over the paths the noise opens measured closer to its
-worth against Hard (bench/results/README.md).
+At six and seven seats of the standard game, and at eight and nine seats of Cancellation, its
+play-outs are noisy: where the careful habits would take one path of play in each layout, each
+other seat plays a random legal card one time in ten (`NOISY_SEATS`,
+`hard.Budget.noisy_replies`). With that many seats, a card's value averaged over the paths the
+noise opens measured closer to its worth against Hard (bench/results/README.md).
 
 The budget is counted in layouts, never in time, so a decision is the same for the same view and
 seed on an idle machine and on a loaded server.
@@ -111,13 +111,13 @@ MANY_SEATS_EXACT_CARDS = 2
 """The cards in hand from which the endgame is solved exactly past `MANY_SEATS`."""
 
 
-NOISY_SEATS = {Variant.STANDARD: (6, 7), Variant.CANCELLATION: (8,)}
+NOISY_SEATS = {Variant.STANDARD: (6, 7), Variant.CANCELLATION: (8, 9)}
 """The tables at which Expert's play-outs of its cards are noisy. At six and seven seats of the
 standard game its layouts already lose almost nothing to chance (`bench.plays`), and the
 careful habits take one path of play in each of them. Replies that now and then leave that path
-gained about a tenth of a point a hand against Hard there, and a quarter of a point at eight
-seats of Cancellation (bench/results/README.md). At four seats noise measured no gain; at nine
-and ten seats of Cancellation it was screened over about 90 deals each, not enough to say."""
+gained about a tenth of a point a hand against Hard there, and about a quarter of a point at
+eight and nine seats of Cancellation (bench/results/README.md). At four seats noise measured no
+gain; at ten seats of Cancellation it was screened over 85 deals, not enough to say."""
 NOISY_REPLIES = 0.1
 """How often another seat of those play-outs plays a random legal card (`Budget.noisy_replies`)."""
 
